@@ -1,0 +1,773 @@
+//! Depth-first proof-number search (df-pn) with the 1+ε trick, run as an explicit loop over
+//! frames in caller memory.
+//!
+//! MID (`../shared/reading/dfpn-explained.md`) is usually written as a recursive function. Here
+//! each recursion level is a [`Frame`] in a caller-supplied stack region and the children's
+//! numbers live in that region too, so a deep proof can never overflow the machine stack, and a
+//! dropped table write only costs a re-search: the frame still holds its children's (φ, δ)
+//! (the point the reading makes about load-bearing tables).
+//!
+//! # Numbers and thresholds
+//! A frame keeps each child's numbers *in the frame's own view* ("how hard is it for the side
+//! to move here to win through this child"). With strict alternation that is the child's
+//! (δ, φ); when a move keeps the same side to move (passes, extra turns) it is the child's
+//! (φ, δ). The node's numbers are then `φ = min φ'(c)` and `δ = Σ δ'(c)`, and the selected child
+//! gets the thresholds of the reading, in the frame's view:
+//! `φ'_t = min(φ_t, max(φ'₂ + 1, ⌈φ'₂ (1 + ε)⌉))` and `δ'_t = δ_t − δ + δ'(c)`
+//! ([`number::child_delta_threshold`], [`number::child_phi_threshold`]).
+//!
+//! # Repetitions
+//! A child that repeats a position on the current path is a leaf scored by the game's
+//! [`RepetitionRule`]. Under [`RepetitionRule::Draw`] the table is keyed by position and every
+//! solved result carries the shallowest path depth whose repetition it relies on; a result
+//! relying on a repetition *above* its own node holds only for this path and is returned to the
+//! parent frame without being stored (the graph-history interaction problem, Kishimoto and
+//! Müller). A draw never favours the attacker, so proofs never rely on repetitions, and a
+//! disproof relying only on repetitions inside its own subtree holds on every path: the
+//! defender can repeat the same cycle. Under [`RepetitionRule::ByPosition`] every key also
+//! includes the set of positions on the path, which is exact for any rule.
+//!
+//! Termination does not rest on the table: each MID call returns only when its numbers reach
+//! its thresholds (strictly above the numbers it started with), and those numbers are computed
+//! from the frame's own children, so stale or overcounted table values cost time but cannot
+//! stop progress.
+
+use core::mem::size_of;
+
+use crate::game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
+use crate::limits::{Limits, Reason};
+use crate::memory::{Carver, MemoryError, bytes_for};
+use crate::number::{self, Epsilon, INFINITE, Numbers};
+use crate::result::{SearchResult, Stats, Status};
+use crate::table::entry::MAX_DISTANCE;
+use crate::table::{Entry, TranspositionTable};
+
+/// Settings of the df-pn search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DfpnConfig {
+    /// ε of the 1+ε trick; [`Epsilon::ZERO`] gives classic df-pn. Default 1/4.
+    pub epsilon: Epsilon,
+}
+
+impl Default for DfpnConfig {
+    fn default() -> Self {
+        DfpnConfig {
+            epsilon: Epsilon::QUARTER,
+        }
+    }
+}
+
+/// The deepest stack (in plies, history included) a [`Dfpn`] can be built for: repetition
+/// depths are recorded in 16 bits.
+pub const MAX_STACK_DEPTH: usize = u16::MAX as usize - 1;
+
+/// "Relies on no repetition."
+const NO_REP: u16 = u16::MAX;
+
+/// Slots of the counting filter over the hashes on the current path. Most positions miss the
+/// filter, so the linear scan of the path runs only for true repetitions and rare collisions.
+const PATH_FILTER_SLOTS: usize = 256;
+
+/// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
+/// searches can share one table (arbitrary odd constants).
+const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
+/// Salt for a position's contribution to a path key under [`RepetitionRule::ByPosition`].
+const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
+
+/// The splitmix64 finaliser: spreads a game's hash over all 64 bits before it is split into a
+/// bucket index and check bits.
+#[inline]
+pub(crate) fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// A position's contribution to the path key of the positions below it.
+#[inline]
+fn path_contribution(hash: u64) -> u64 {
+    mix64(hash ^ PATH_SALT)
+}
+
+/// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
+/// the player trying to win: a draw counts as a win for the defender.
+#[inline]
+pub(crate) fn framed(value: Value, mover: Player, attacker: Player) -> Numbers {
+    match value {
+        Value::Win => Numbers::WIN,
+        Value::Loss => Numbers::LOSS,
+        Value::Draw if mover == attacker => Numbers::LOSS,
+        Value::Draw => Numbers::WIN,
+    }
+}
+
+/// One level of the MID recursion.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The game's hash of the position (for repetition checks).
+    hash: u64,
+    /// The table key of the position.
+    key: u64,
+    /// XOR of the path contributions of the positions above (zero under the draw rule).
+    path_key: u64,
+    /// The MID thresholds in this node's view.
+    threshold: Numbers,
+    /// Numbers of a node without moves (used when `n_children == 0`).
+    own: Numbers,
+    /// `Stats::mid_calls` when the frame was entered.
+    work_start: u64,
+    /// Index of the first child slot.
+    first_child: u32,
+    /// Number of child slots in use.
+    n_children: u32,
+    /// The child being searched.
+    best: u32,
+    /// The side to move here.
+    mover: Player,
+}
+
+impl Frame {
+    const EMPTY: Frame = Frame {
+        hash: 0,
+        key: 0,
+        path_key: 0,
+        threshold: Numbers::UNIT,
+        own: Numbers::UNIT,
+        work_start: 0,
+        first_child: 0,
+        n_children: 0,
+        best: 0,
+        mover: Player::First,
+    };
+}
+
+/// A child of a frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct Child<M> {
+    /// The child's numbers in the parent's view.
+    numbers: Numbers,
+    /// For solved children: plies to the end of the solved line.
+    distance: u16,
+    /// Shallowest path depth whose repetition this child's solved value relies on.
+    rep: u16,
+    /// The child's side to move differs from the parent's.
+    flip: bool,
+    /// The move from the parent.
+    mv: M,
+}
+
+/// The node's numbers and the best child, computed from the children.
+#[derive(Clone, Copy, Debug)]
+struct Eval {
+    numbers: Numbers,
+    best: u32,
+    second_phi: u32,
+}
+
+/// What a finished frame hands to its parent.
+#[derive(Clone, Copy, Debug)]
+struct Finished {
+    numbers: Numbers,
+    distance: u16,
+    rep: u16,
+    best: Option<u32>,
+}
+
+/// What a search is asked to do: which attacker, within which thresholds, after which history.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'h> {
+    /// The player trying to force a win.
+    pub attacker: Player,
+    /// The root's MID thresholds in its side to move's view; infinite to solve.
+    pub threshold: Numbers,
+    /// Hashes of the positions played before the root, oldest first: repetitions of them
+    /// count, and they take stack depth.
+    pub history: &'h [u64],
+}
+
+impl Job<'static> {
+    /// Solve the position for `attacker` from scratch.
+    pub const fn solve(attacker: Player) -> Job<'static> {
+        Job {
+            attacker,
+            threshold: Numbers::new(INFINITE, INFINITE),
+            history: &[],
+        }
+    }
+}
+
+/// A df-pn searcher for games of type `G`, working in a caller-supplied stack region.
+///
+/// The stack holds `max_depth + 1` frames, child slots for the moves of every frame on the
+/// current path, and one move buffer of `max_moves`. Ask [`Dfpn::stack_bytes`] how much to give.
+pub struct Dfpn<'m, G: Game> {
+    frames: &'m mut [Frame],
+    children: &'m mut [Child<G::Move>],
+    scratch: &'m mut [G::Move],
+    config: DfpnConfig,
+    filter: [u16; PATH_FILTER_SLOTS],
+    attacker: Player,
+    base: usize,
+    top: usize,
+    stats: Stats,
+    abort: Option<Reason>,
+    start_us: Option<u64>,
+}
+
+impl<'m, G: Game> Dfpn<'m, G> {
+    /// Bytes of stack memory for lines of up to `max_depth` plies (history included) in
+    /// positions of up to `max_moves` moves, alignment slack included.
+    pub const fn stack_bytes(max_depth: usize, max_moves: usize) -> usize {
+        let frames = max_depth.saturating_add(1);
+        bytes_for::<Frame>(frames)
+            .saturating_add(bytes_for::<Child<G::Move>>(
+                frames.saturating_mul(max_moves),
+            ))
+            .saturating_add(bytes_for::<G::Move>(max_moves))
+    }
+
+    /// Bytes of stack memory per ply for positions of up to `max_moves` moves.
+    pub const fn bytes_per_ply(max_moves: usize) -> usize {
+        size_of::<Frame>() + max_moves * size_of::<Child<G::Move>>()
+    }
+
+    /// Carves a searcher out of `stack`, sized for `max_depth` plies and `max_moves` moves.
+    pub fn new(
+        stack: &'m mut [u8],
+        max_depth: usize,
+        max_moves: usize,
+        config: DfpnConfig,
+    ) -> Result<Dfpn<'m, G>, MemoryError> {
+        let slots = (max_depth + 1)
+            .checked_mul(max_moves)
+            .filter(|&s| s <= u32::MAX as usize);
+        let (Some(slots), true) = (slots, max_depth <= MAX_STACK_DEPTH && max_moves > 0) else {
+            return Err(MemoryError::Unsupported);
+        };
+        let mut carver = Carver::new(stack);
+        let frames = carver.take_filled(max_depth + 1, Frame::EMPTY);
+        let children = carver.take_filled(slots, Child::default());
+        let scratch = carver.take_filled(max_moves, G::Move::default());
+        carver.finish()?;
+        let (Some(frames), Some(children), Some(scratch)) = (frames, children, scratch) else {
+            return Err(MemoryError::Unsupported);
+        };
+        Ok(Dfpn {
+            frames,
+            children,
+            scratch,
+            config,
+            filter: [0; PATH_FILTER_SLOTS],
+            attacker: Player::First,
+            base: 0,
+            top: 0,
+            stats: Stats::default(),
+            abort: None,
+            start_us: None,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> DfpnConfig {
+        self.config
+    }
+
+    /// Changes the configuration for later searches.
+    pub fn set_config(&mut self, config: DfpnConfig) {
+        self.config = config;
+    }
+
+    /// The deepest line (history included) the stack can hold.
+    pub fn max_depth(&self) -> usize {
+        self.frames.len() - 1
+    }
+
+    /// The largest number of moves a position may have.
+    pub fn max_moves(&self) -> usize {
+        self.scratch.len()
+    }
+
+    /// Does `attacker` have a forced win from `game`'s position? The position is restored
+    /// before returning, whatever the result.
+    pub fn solve<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        attacker: Player,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
+        self.search(game, &Job::solve(attacker), table, limits)
+    }
+
+    /// Runs one MID search from `game`'s position as `job` describes. The position is
+    /// restored before returning, whatever the result.
+    pub fn search<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        job: &Job<'_>,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
+        let table_before = table.stats();
+        self.stats = Stats::default();
+        self.abort = None;
+        self.attacker = job.attacker;
+        self.start_us = limits.now_us();
+        self.filter = [0; PATH_FILTER_SLOTS];
+        self.base = job.history.len();
+        self.top = self.base;
+
+        let finished = self.run_root(game, job, table, limits);
+        let mover = game.side_to_move();
+        let status = match finished {
+            Ok(f) if f.numbers.is_win() == (mover == job.attacker) && f.numbers.is_solved() => {
+                Status::Proven
+            }
+            Ok(f) if f.numbers.is_solved() => Status::Disproven,
+            Ok(_) => Status::Unknown(self.abort.unwrap_or(Reason::Thresholds)),
+            Err(reason) => Status::Unknown(reason),
+        };
+        let root = self.frames[self.base.min(self.frames.len() - 1)];
+        let best_move = finished
+            .ok()
+            .and_then(|f| f.best)
+            .filter(|&b| b < root.n_children)
+            .map(|b| self.children[(root.first_child + b) as usize].mv);
+        let (numbers, distance, rep) = match finished {
+            Ok(f) => (f.numbers, f.distance, f.rep),
+            Err(_) => (Numbers::UNIT, 0, NO_REP),
+        };
+        let mut stats = self.stats;
+        stats.table = table.stats().since(&table_before);
+        stats.elapsed_us = match (self.start_us, limits.now_us()) {
+            (Some(start), Some(now)) => Some(now.saturating_sub(start)),
+            _ => None,
+        };
+        SearchResult {
+            status,
+            best_move,
+            numbers,
+            distance,
+            path_dependent: rep != NO_REP,
+            stats,
+        }
+    }
+
+    /// The root's children after the last search, as (move, numbers in the child's own view).
+    /// Empty when the root was a leaf. The parallel solver turns these into tree nodes.
+    pub fn root_children(&self) -> impl Iterator<Item = (G::Move, Numbers)> + '_ {
+        let root = &self.frames[self.base.min(self.frames.len() - 1)];
+        let first = root.first_child as usize;
+        self.children[first..first + root.n_children as usize]
+            .iter()
+            .map(|c| {
+                let own = if c.flip {
+                    c.numbers.swapped()
+                } else {
+                    c.numbers
+                };
+                (c.mv, own)
+            })
+    }
+
+    /// Sets up history and root, then runs the MID loop. `Err` when nothing could be searched.
+    fn run_root<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        job: &Job<'_>,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> Result<Finished, Reason> {
+        let base = self.base;
+        if base >= self.frames.len() {
+            return Err(Reason::DepthLimit);
+        }
+        let mut path_key = 0;
+        for (i, &hash) in job.history.iter().enumerate() {
+            self.frames[i] = Frame {
+                hash,
+                path_key,
+                ..Frame::EMPTY
+            };
+            path_key ^= self.contribution(hash);
+            self.filter_add(hash);
+        }
+        let hash = game.hash();
+        let mover = game.side_to_move();
+        // A root that repeats the history, or whose result is known, needs no search.
+        if let Some(depth) = self.on_path(hash, base) {
+            self.stats.repetitions += 1;
+            self.frames[base].n_children = 0;
+            return Ok(Finished {
+                numbers: self.repetition_numbers(game, mover),
+                distance: 0,
+                rep: depth as u16,
+                best: None,
+            });
+        }
+        if let Some(value) = known_value(game.outcome()) {
+            self.frames[base].n_children = 0;
+            return Ok(Finished {
+                numbers: framed(value, mover, self.attacker),
+                distance: 0,
+                rep: NO_REP,
+                best: None,
+            });
+        }
+        self.frames[base] = Frame {
+            hash,
+            key: self.key(hash, path_key),
+            path_key,
+            threshold: job.threshold,
+            own: Numbers::UNIT,
+            work_start: 0,
+            first_child: 0,
+            n_children: 0,
+            best: 0,
+            mover,
+        };
+        self.filter_add(hash);
+        self.stats.mid_calls = 1;
+        self.expand(game, table, base)?;
+        Ok(self.run(game, table, limits))
+    }
+
+    /// The MID loop. Returns when the root frame finishes.
+    fn run<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> Finished {
+        loop {
+            let d = self.top;
+            let frame = self.frames[d];
+            let eval = self.evaluate(&frame);
+            if eval.numbers.reaches(frame.threshold) || self.abort.is_some() {
+                let done = self.finish(d, &frame, &eval, table);
+                if d == self.base {
+                    return done;
+                }
+                self.pop(game, d, &done);
+                continue;
+            }
+            if let Some(reason) =
+                limits.exceeded(self.stats.nodes, self.stats.mid_calls, self.start_us)
+            {
+                self.abort = Some(reason);
+                continue;
+            }
+            if d + 1 >= self.frames.len() {
+                self.abort = Some(Reason::DepthLimit);
+                continue;
+            }
+            self.push(game, table, d, &frame, &eval);
+        }
+    }
+
+    /// Enters the best child of frame `d` with its thresholds.
+    fn push<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        d: usize,
+        frame: &Frame,
+        eval: &Eval,
+    ) {
+        let slot = (frame.first_child + eval.best) as usize;
+        let child = self.children[slot];
+        // Thresholds in the parent's view (the reading's formulas), then in the child's.
+        let phi_t = number::child_delta_threshold(
+            frame.threshold.phi,
+            eval.second_phi,
+            self.config.epsilon,
+        );
+        let delta_t = number::child_phi_threshold(
+            frame.threshold.delta,
+            eval.numbers.delta,
+            child.numbers.delta,
+        );
+        let threshold = if child.flip {
+            Numbers::new(delta_t, phi_t)
+        } else {
+            Numbers::new(phi_t, delta_t)
+        };
+        self.frames[d].best = eval.best;
+        game.play(child.mv);
+        let hash = game.hash();
+        let path_key = frame.path_key ^ self.contribution(frame.hash);
+        self.frames[d + 1] = Frame {
+            hash,
+            key: self.key(hash, path_key),
+            path_key,
+            threshold,
+            own: Numbers::UNIT,
+            work_start: self.stats.mid_calls,
+            first_child: frame.first_child + frame.n_children,
+            n_children: 0,
+            best: 0,
+            mover: game.side_to_move(),
+        };
+        self.filter_add(hash);
+        self.top = d + 1;
+        self.stats.mid_calls += 1;
+        self.stats.max_depth = self.stats.max_depth.max((d + 1 - self.base) as u32);
+        if let Err(reason) = self.expand(game, table, d + 1) {
+            // Abandon the half-built frame: nothing is stored, the position is restored.
+            self.filter_remove(hash);
+            game.undo(child.mv);
+            self.top = d;
+            self.abort = Some(reason);
+        }
+    }
+
+    /// Leaves frame `d`, handing its result to the parent's child slot.
+    fn pop(&mut self, game: &mut G, d: usize, done: &Finished) {
+        self.filter_remove(self.frames[d].hash);
+        self.top = d - 1;
+        let parent = self.frames[d - 1];
+        let child = &mut self.children[(parent.first_child + parent.best) as usize];
+        game.undo(child.mv);
+        child.numbers = if child.flip {
+            done.numbers.swapped()
+        } else {
+            done.numbers
+        };
+        child.distance = done.distance;
+        child.rep = done.rep;
+    }
+
+    /// The node's numbers, its most-proving child and the runner-up's φ.
+    #[inline]
+    fn evaluate(&self, frame: &Frame) -> Eval {
+        if frame.n_children == 0 {
+            return Eval {
+                numbers: frame.own,
+                best: 0,
+                second_phi: INFINITE,
+            };
+        }
+        let first = frame.first_child as usize;
+        let kids = &self.children[first..first + frame.n_children as usize];
+        let mut phi = INFINITE;
+        let mut second_phi = INFINITE;
+        let mut delta = 0;
+        let mut best = 0;
+        for (i, c) in kids.iter().enumerate() {
+            let p = c.numbers.phi;
+            if p < phi {
+                second_phi = phi;
+                phi = p;
+                best = i;
+            } else if p < second_phi {
+                second_phi = p;
+            }
+            delta = number::add(delta, c.numbers.delta);
+        }
+        Eval {
+            numbers: Numbers::new(phi, delta),
+            best: best as u32,
+            second_phi,
+        }
+    }
+
+    /// Completes frame `d`: distance and repetition dependency of a solved result, and the
+    /// table store unless the result holds only on this path.
+    fn finish<T: TranspositionTable>(
+        &mut self,
+        d: usize,
+        frame: &Frame,
+        eval: &Eval,
+        table: &mut T,
+    ) -> Finished {
+        let numbers = eval.numbers;
+        let first = frame.first_child as usize;
+        let kids = &self.children[first..first + frame.n_children as usize];
+        let (distance, rep, best) = if kids.is_empty() {
+            (0, NO_REP, None)
+        } else if numbers.is_win() {
+            // Prefer a proof that holds on every path (NO_REP is the largest), then one relying
+            // on the shallowest repetition least, then the shortest.
+            let (i, c) = kids
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.numbers.phi == 0)
+                .min_by_key(|(_, c)| (core::cmp::Reverse(c.rep), c.distance))
+                .expect("a won node has a winning child");
+            (c.distance.saturating_add(1), c.rep, Some(i as u32))
+        } else if numbers.is_loss() {
+            // Every child refutes; the line resisting longest is the principal one.
+            let (i, c) = kids
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, c)| c.distance)
+                .expect("a lost node has children");
+            let rep = kids.iter().map(|c| c.rep).min().unwrap_or(NO_REP);
+            (c.distance.saturating_add(1), rep, Some(i as u32))
+        } else {
+            (0, NO_REP, Some(eval.best))
+        };
+        let distance = distance.min(MAX_DISTANCE);
+        // A repetition of this node itself or of a position below it is part of this subtree's
+        // own cycle and holds on any path; only one above makes the result conditional.
+        let rep = if rep != NO_REP && rep as usize >= d {
+            NO_REP
+        } else {
+            rep
+        };
+        if rep == NO_REP {
+            let work = self.stats.mid_calls - frame.work_start;
+            let best_index = best.map(|b| b.min(u16::MAX as u32) as u16);
+            table.store(frame.key, &Entry::new(numbers, best_index, distance, work));
+        }
+        Finished {
+            numbers,
+            distance,
+            rep,
+            best,
+        }
+    }
+
+    /// Generates frame `d`'s moves and gives every child its first numbers: repetition,
+    /// known outcome, table entry or the game's estimate. Stops early at a child that wins
+    /// the node on every path.
+    fn expand<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        d: usize,
+    ) -> Result<(), Reason> {
+        let frame = self.frames[d];
+        let n = {
+            let mut list = MoveList::new(self.scratch);
+            game.generate_moves(&mut list);
+            if list.overflowed() {
+                return Err(Reason::TooManyMoves);
+            }
+            list.len()
+        };
+        let first = frame.first_child as usize;
+        if first + n > self.children.len() {
+            return Err(Reason::DepthLimit);
+        }
+        if n == 0 {
+            self.frames[d].own = framed(game.no_moves_value(), frame.mover, self.attacker);
+            self.frames[d].n_children = 0;
+            return Ok(());
+        }
+        let child_path_key = frame.path_key ^ self.contribution(frame.hash);
+        let mut kept = 0;
+        for i in 0..n {
+            let mv = self.scratch[i];
+            game.play(mv);
+            let child = self.first_numbers(game, table, d, frame.mover, child_path_key, mv);
+            game.undo(mv);
+            self.stats.nodes += 1;
+            self.children[first + kept] = child;
+            kept += 1;
+            if child.numbers.phi == 0 && child.rep == NO_REP {
+                break;
+            }
+        }
+        self.frames[d].n_children = kept as u32;
+        Ok(())
+    }
+
+    /// The first numbers of the child `game` is now in (the parent is frame `d`).
+    #[inline]
+    fn first_numbers<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        d: usize,
+        parent_mover: Player,
+        path_key: u64,
+        mv: G::Move,
+    ) -> Child<G::Move> {
+        let hash = game.hash();
+        let mover = game.side_to_move();
+        let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
+            self.stats.repetitions += 1;
+            (self.repetition_numbers(game, mover), 0, depth as u16)
+        } else if let Some(value) = known_value(game.outcome()) {
+            (framed(value, mover, self.attacker), 0, NO_REP)
+        } else if let Some(entry) = table.probe(self.key(hash, path_key)) {
+            (entry.numbers, entry.distance, NO_REP)
+        } else {
+            let e = game.estimate();
+            (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
+        };
+        let flip = mover != parent_mover;
+        Child {
+            numbers: if flip { own.swapped() } else { own },
+            distance,
+            rep,
+            flip,
+            mv,
+        }
+    }
+
+    /// Numbers of a position repeating one on the path, by the game's rule.
+    fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
+        let value = match G::REPETITION_RULE {
+            RepetitionRule::Draw => Value::Draw,
+            RepetitionRule::ByPosition => game.repetition_value(),
+        };
+        framed(value, mover, self.attacker)
+    }
+
+    /// The table key of a position for this search's attacker.
+    #[inline]
+    fn key(&self, hash: u64, path_key: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key)
+    }
+
+    /// A position's contribution to its descendants' path keys (none under the draw rule).
+    #[inline]
+    fn contribution(&self, hash: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Draw => 0,
+            RepetitionRule::ByPosition => path_contribution(hash),
+        }
+    }
+
+    /// The path depth of a position with this hash among frames `0..=top`, if any.
+    #[inline]
+    fn on_path(&self, hash: u64, top: usize) -> Option<usize> {
+        if self.filter[filter_slot(hash)] == 0 {
+            return None;
+        }
+        self.frames[..=top].iter().rposition(|f| f.hash == hash)
+    }
+
+    #[inline]
+    fn filter_add(&mut self, hash: u64) {
+        let s = &mut self.filter[filter_slot(hash)];
+        *s = s.saturating_add(1);
+    }
+
+    #[inline]
+    fn filter_remove(&mut self, hash: u64) {
+        let s = &mut self.filter[filter_slot(hash)];
+        *s = s.saturating_sub(1);
+    }
+}
+
+/// The slot of a hash in the path filter.
+#[inline]
+fn filter_slot(hash: u64) -> usize {
+    ((hash ^ (hash >> 17) ^ (hash >> 41)) as usize) & (PATH_FILTER_SLOTS - 1)
+}
+
+/// The value of a known outcome.
+#[inline]
+pub(crate) fn known_value(outcome: Outcome) -> Option<Value> {
+    match outcome {
+        Outcome::Win => Some(Value::Win),
+        Outcome::Loss => Some(Value::Loss),
+        Outcome::Draw => Some(Value::Draw),
+        Outcome::Unknown => None,
+    }
+}

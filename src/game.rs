@@ -1,0 +1,316 @@
+//! The [`Game`] trait a caller implements to have positions solved, and the small types it uses.
+//!
+//! A game is one mutable position with make/unmake ([`Game::play`] / [`Game::undo`]), as game
+//! engines keep it. The solver never clones it (the parallel solver clones one position per
+//! worker). Moves are written into a [`MoveList`] of bounded capacity: a position with more moves
+//! than the list holds is reported by the solver as an error, never written past the buffer.
+
+use crate::number::Numbers;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Player {
+    /// The player who moves first from the game's start.
+    First = 0,
+    /// The other player.
+    Second = 1,
+}
+
+impl Player {
+    /// The other player.
+    #[inline]
+    pub const fn opponent(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// 0 for [`Player::First`], 1 for [`Player::Second`].
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A game-theoretic value for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Value {
+    /// The side to move wins.
+    Win,
+    /// The side to move loses.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Value {
+    /// The same result seen from the other player.
+    #[inline]
+    pub const fn flipped(self) -> Value {
+        match self {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            Value::Draw => Value::Draw,
+        }
+    }
+}
+
+/// What [`Game::outcome`] knows about a position without searching it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Outcome {
+    /// The game is over (or the result is certain) and the side to move has won.
+    Win,
+    /// The game is over (or the result is certain) and the side to move has lost.
+    Loss,
+    /// The game is over (or certain) and drawn.
+    Draw,
+    /// Not known without search.
+    Unknown,
+}
+
+impl From<Value> for Outcome {
+    fn from(v: Value) -> Outcome {
+        match v {
+            Value::Win => Outcome::Win,
+            Value::Loss => Outcome::Loss,
+            Value::Draw => Outcome::Draw,
+        }
+    }
+}
+
+/// How positions that repeat one on the current path are scored.
+///
+/// The choice decides how the solver keys its transposition table, because the value of a
+/// position in a cyclic game can depend on the path that reached it (the graph-history
+/// interaction problem, `../shared/reading/pns-variants-tutorial.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RepetitionRule {
+    /// A repeated position is a draw (the default, and the rule of most games with cycles).
+    ///
+    /// Draws never favour the attacker, so a proof never contains a repetition and a disproof
+    /// that does not rely on a repetition of a position above the node is valid whatever path
+    /// reaches it. The table is keyed by position; disproofs that rely on a repetition above
+    /// the node are kept on the search stack only and never stored as unconditional.
+    Draw,
+    /// A repeated position is scored by [`Game::repetition_value`], which may favour either side.
+    ///
+    /// A value can then depend on every position on the path, so the solver keys each table
+    /// entry by the position and the set of positions on its path: exact, at the price of
+    /// sharing results between transpositions only when their paths hold the same positions.
+    ByPosition,
+}
+
+/// A game the solver can search: one mutable position with make and unmake.
+///
+/// The solver asks whether a chosen player, the *attacker*, can force a win; draws count against
+/// the attacker. The full value (win, draw or loss) is two such searches, which
+/// [`crate::solve_value`] runs for you.
+///
+/// # Contract
+/// - [`hash`](Game::hash) must be equal for equal positions (including the side to move) and
+///   should differ for different ones; Zobrist hashing updated in `play`/`undo` is the usual way.
+///   The solver mixes the bits, so any well-distributed 64-bit value works.
+/// - [`undo`](Game::undo) with the move just played restores the position exactly.
+/// - [`outcome`](Game::outcome) reports finished games. It may also report results it can see
+///   cheaply (an immediate win, say): that is early win/loss detection and saves search.
+/// - [`generate_moves`](Game::generate_moves) lists every legal move of a position whose outcome
+///   is [`Outcome::Unknown`]. When it lists none, the position is scored by
+///   [`no_moves_value`](Game::no_moves_value).
+///
+/// # Example
+/// A complete game: a pile of stones, each move takes one or two, and whoever takes the last
+/// stone wins. Piles that are a multiple of three are lost for the side to move.
+///
+/// ```
+/// use proofnum::{Game, MoveList, Outcome, Player};
+///
+/// #[derive(Clone)]
+/// struct Pile {
+///     stones: u32,
+///     to_move: Player,
+/// }
+///
+/// impl Game for Pile {
+///     type Move = u32; // how many stones to take
+///
+///     fn side_to_move(&self) -> Player {
+///         self.to_move
+///     }
+///
+///     fn hash(&self) -> u64 {
+///         (self.stones as u64) << 1 | self.to_move.index() as u64
+///     }
+///
+///     fn outcome(&self) -> Outcome {
+///         // The previous player took the last stone: the side to move has lost.
+///         if self.stones == 0 { Outcome::Loss } else { Outcome::Unknown }
+///     }
+///
+///     fn generate_moves(&self, moves: &mut MoveList<'_, u32>) {
+///         for take in 1..=self.stones.min(2) {
+///             moves.push(take);
+///         }
+///     }
+///
+///     fn play(&mut self, take: u32) {
+///         self.stones -= take;
+///         self.to_move = self.to_move.opponent();
+///     }
+///
+///     fn undo(&mut self, take: u32) {
+///         self.stones += take;
+///         self.to_move = self.to_move.opponent();
+///     }
+/// }
+///
+/// let mut table_bytes = vec![0u8; 1 << 16];
+/// let mut table = proofnum::Table::new(&mut table_bytes).unwrap();
+/// let mut stack_bytes = vec![0u8; proofnum::Dfpn::<Pile>::stack_bytes(64, 2)];
+/// let mut dfpn = proofnum::Dfpn::<Pile>::new(&mut stack_bytes, 64, 2, Default::default()).unwrap();
+///
+/// let mut pile = Pile { stones: 20, to_move: Player::First };
+/// let result = dfpn.solve(&mut pile, Player::First, &mut table, &mut Default::default());
+/// assert!(result.is_proven()); // 20 is not a multiple of 3: take 2, leave 18
+/// assert_eq!(result.best_move, Some(2));
+/// assert_eq!(pile.stones, 20); // the position is restored
+/// ```
+pub trait Game {
+    /// A move. Copied freely; keep it small (an index or a packed integer). `Default` gives
+    /// the solver a value to fill unused move slots with.
+    type Move: Copy + Default;
+
+    /// How repetitions on the current path are scored; see [`RepetitionRule`].
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Draw;
+
+    /// The player to move.
+    fn side_to_move(&self) -> Player;
+
+    /// A 64-bit hash of the position, including the side to move.
+    fn hash(&self) -> u64;
+
+    /// The result of the position for the side to move when it is known without search.
+    fn outcome(&self) -> Outcome;
+
+    /// Writes the legal moves into `moves`. Pushing beyond its capacity is recorded, not
+    /// written, and the solver then stops with an error that names the problem.
+    fn generate_moves(&self, moves: &mut MoveList<'_, Self::Move>);
+
+    /// Plays a move generated in this position.
+    fn play(&mut self, mv: Self::Move);
+
+    /// Takes back the move just played.
+    fn undo(&mut self, mv: Self::Move);
+
+    /// An optional heuristic estimate (φ, δ) of an unsolved position for the side to move:
+    /// how hard it looks to win, and how hard to show no win (df-pn+, Nagai 2002). The solver
+    /// clamps it to 1 ..= [`crate::number::MAX_FINITE`]. The default is (1, 1), classic PNS.
+    fn estimate(&self) -> Numbers {
+        Numbers::UNIT
+    }
+
+    /// The value for the side to move of a position that repeats one on the current path.
+    /// Consulted only under [`RepetitionRule::ByPosition`].
+    fn repetition_value(&self) -> Value {
+        Value::Draw
+    }
+
+    /// The value for the side to move of an unfinished position ([`Outcome::Unknown`]) in
+    /// which [`generate_moves`](Game::generate_moves) found no move. The default, a loss, is
+    /// the normal-play convention; stalemate-as-draw games return [`Value::Draw`].
+    fn no_moves_value(&self) -> Value {
+        Value::Loss
+    }
+}
+
+/// A list of moves written into caller memory with a fixed capacity.
+///
+/// Pushing past the capacity does not write: it marks the list as overflowed, and the solver
+/// turns that into [`crate::Reason::TooManyMoves`] instead of searching an incomplete list.
+pub struct MoveList<'a, M> {
+    slots: &'a mut [M],
+    len: usize,
+    overflowed: bool,
+}
+
+impl<'a, M: Copy> MoveList<'a, M> {
+    /// An empty list writing into `slots`.
+    #[inline]
+    pub fn new(slots: &'a mut [M]) -> Self {
+        MoveList {
+            slots,
+            len: 0,
+            overflowed: false,
+        }
+    }
+
+    /// Appends a move, or records an overflow when the list is full.
+    #[inline]
+    pub fn push(&mut self, mv: M) {
+        match self.slots.get_mut(self.len) {
+            Some(slot) => {
+                *slot = mv;
+                self.len += 1;
+            }
+            None => self.overflowed = true,
+        }
+    }
+
+    /// The number of moves written.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when no move has been written.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many moves the list can hold.
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// True when a push found the list full.
+    #[inline]
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// The moves written so far.
+    #[inline]
+    pub fn as_slice(&self) -> &[M] {
+        &self.slots[..self.len]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_list_records_overflow_without_writing_past_capacity() {
+        let mut slots = [0u32; 2];
+        let mut list = MoveList::new(&mut slots);
+        list.push(7);
+        list.push(8);
+        assert!(!list.overflowed());
+        list.push(9);
+        assert!(list.overflowed());
+        assert_eq!(list.as_slice(), &[7, 8]);
+        assert_eq!(list.capacity(), 2);
+    }
+
+    #[test]
+    fn players_and_values_flip() {
+        assert_eq!(Player::First.opponent(), Player::Second);
+        assert_eq!(Value::Win.flipped(), Value::Loss);
+        assert_eq!(Value::Draw.flipped(), Value::Draw);
+    }
+}

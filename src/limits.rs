@@ -1,0 +1,133 @@
+//! Budgets that end a search early: nodes, work, a stop flag and a caller's clock.
+//!
+//! The core has no clock of its own (`std::time` is not available in `no_std`), so time limits
+//! go through a callback that returns a monotonic time in microseconds. The stop flag is an
+//! `AtomicBool` the caller may set from another thread; the search polls it once per MID call.
+
+use core::fmt;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+/// How often, in MID calls, the clock callback is consulted (it may be an expensive call).
+pub const CLOCK_POLL_INTERVAL: u64 = 1024;
+
+/// The limits of one search call.
+pub struct Limits<'a> {
+    /// Stop after evaluating this many positions ([`crate::Stats::nodes`]).
+    pub max_nodes: u64,
+    /// Stop after this many MID calls ([`crate::Stats::mid_calls`]): the per-call work
+    /// budget that the parallel solver gives each job.
+    pub max_work: u64,
+    /// Stop soon after this flag becomes true.
+    pub stop: Option<&'a AtomicBool>,
+    /// A monotonic clock in microseconds; with it the search reports elapsed time and honours
+    /// [`max_time_us`](Limits::max_time_us).
+    pub clock: Option<&'a mut dyn FnMut() -> u64>,
+    /// Stop once this many microseconds have passed on [`clock`](Limits::clock).
+    pub max_time_us: u64,
+}
+
+impl Default for Limits<'_> {
+    fn default() -> Self {
+        Limits::none()
+    }
+}
+
+impl<'a> Limits<'a> {
+    /// No limit at all.
+    pub fn none() -> Limits<'a> {
+        Limits {
+            max_nodes: u64::MAX,
+            max_work: u64::MAX,
+            stop: None,
+            clock: None,
+            max_time_us: u64::MAX,
+        }
+    }
+
+    /// Limits with only a node budget.
+    pub fn nodes(max_nodes: u64) -> Limits<'a> {
+        Limits {
+            max_nodes,
+            ..Limits::none()
+        }
+    }
+
+    /// Limits with only a work (MID call) budget.
+    pub fn work(max_work: u64) -> Limits<'a> {
+        Limits {
+            max_work,
+            ..Limits::none()
+        }
+    }
+
+    /// The current clock reading, if there is a clock.
+    #[inline]
+    pub(crate) fn now_us(&mut self) -> Option<u64> {
+        self.clock.as_mut().map(|c| c())
+    }
+
+    /// Why the search must stop now, given its counters, or `None` to go on.
+    #[inline]
+    pub(crate) fn exceeded(
+        &mut self,
+        nodes: u64,
+        work: u64,
+        start_us: Option<u64>,
+    ) -> Option<Reason> {
+        if work >= self.max_work {
+            return Some(Reason::WorkLimit);
+        }
+        if nodes >= self.max_nodes {
+            return Some(Reason::NodeLimit);
+        }
+        if let Some(stop) = self.stop
+            && stop.load(Ordering::Relaxed)
+        {
+            return Some(Reason::Stopped);
+        }
+        if work % CLOCK_POLL_INTERVAL == 0
+            && let (Some(start), Some(now)) = (start_us, self.now_us())
+            && now.saturating_sub(start) >= self.max_time_us
+        {
+            return Some(Reason::TimeLimit);
+        }
+        None
+    }
+}
+
+/// Why a search ended without solving its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Reason {
+    /// The node budget ([`Limits::max_nodes`]) was spent.
+    NodeLimit,
+    /// The work budget ([`Limits::max_work`]) was spent.
+    WorkLimit,
+    /// The time budget ([`Limits::max_time_us`]) was spent.
+    TimeLimit,
+    /// The stop flag was set.
+    Stopped,
+    /// The search reached its thresholds (a budgeted job, not an error).
+    Thresholds,
+    /// A line was deeper than the stack memory allows: give a larger stack.
+    DepthLimit,
+    /// A position generated more moves than the move buffer holds: raise `max_moves`.
+    TooManyMoves,
+    /// The game broke its contract (for example, a C callback reported an invalid value).
+    GameError,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Reason::NodeLimit => "node limit reached",
+            Reason::WorkLimit => "work limit reached",
+            Reason::TimeLimit => "time limit reached",
+            Reason::Stopped => "stopped",
+            Reason::Thresholds => "thresholds reached",
+            Reason::DepthLimit => "line deeper than the stack allows",
+            Reason::TooManyMoves => "more moves than the move buffer holds",
+            Reason::GameError => "the game reported an invalid value",
+        })
+    }
+}

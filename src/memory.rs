@@ -1,0 +1,157 @@
+//! Carving caller-supplied byte buffers into aligned, typed regions.
+//!
+//! Every byte the solver touches comes from buffers the caller hands in, in the spirit of zstd's
+//! static contexts: a size query (`*_bytes`) says how much to give, a constructor carves the
+//! buffer, and running short is a [`MemoryError`], never a panic. This module owns the one
+//! pointer cast that turns bytes into typed slots.
+
+use core::fmt;
+use core::mem::{MaybeUninit, align_of, size_of};
+
+/// A buffer that cannot hold what was asked of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryError {
+    /// The buffer holds `available` bytes but `needed` are required (alignment included).
+    TooSmall {
+        /// Bytes required.
+        needed: usize,
+        /// Bytes given.
+        available: usize,
+    },
+    /// A size or count does not fit the layout (too deep a stack, an overflowing size).
+    Unsupported,
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MemoryError::TooSmall { needed, available } => {
+                write!(
+                    f,
+                    "buffer too small: {needed} bytes needed, {available} given"
+                )
+            }
+            MemoryError::Unsupported => f.write_str("size outside the supported range"),
+        }
+    }
+}
+
+/// Bytes to reserve for `count` values of `T` carved from a buffer of unknown alignment:
+/// the values themselves plus the worst-case padding to align the first one.
+pub const fn bytes_for<T>(count: usize) -> usize {
+    count
+        .saturating_mul(size_of::<T>())
+        .saturating_add(align_of::<T>() - 1)
+}
+
+/// Hands out aligned typed regions from the front of a byte buffer.
+pub struct Carver<'a> {
+    rest: &'a mut [u8],
+    needed: usize,
+    failed: bool,
+    given: usize,
+}
+
+impl<'a> Carver<'a> {
+    /// Starts carving `buf`.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        let given = buf.len();
+        Carver {
+            rest: buf,
+            needed: 0,
+            failed: false,
+            given,
+        }
+    }
+
+    /// Takes `count` uninitialised slots of `T`, aligned for `T`.
+    ///
+    /// On failure the carver remembers it, and [`finish`](Carver::finish) reports the total
+    /// that would have been needed, so callers can carve several regions and check once.
+    pub fn take<T>(&mut self, count: usize) -> Option<&'a mut [MaybeUninit<T>]> {
+        let rest = core::mem::take(&mut self.rest);
+        let pad = rest.as_ptr().align_offset(align_of::<T>());
+        let Some(len) = count.checked_mul(size_of::<T>()) else {
+            self.failed = true;
+            self.needed = usize::MAX;
+            return None;
+        };
+        self.needed = self
+            .needed
+            .saturating_add(pad.min(rest.len()))
+            .saturating_add(len);
+        if self.failed || pad > rest.len() || rest.len() - pad < len {
+            self.failed = true;
+            self.rest = rest;
+            return None;
+        }
+        let (_, aligned) = rest.split_at_mut(pad);
+        let (region, tail) = aligned.split_at_mut(len);
+        self.rest = tail;
+        let ptr = region.as_mut_ptr() as *mut MaybeUninit<T>;
+        // SAFETY: `region` is an exclusively borrowed, in-bounds run of `count * size_of::<T>()`
+        // bytes whose start is aligned for `T` (we skipped `align_offset` bytes), and it lives
+        // for `'a`. Any byte pattern is a valid `MaybeUninit<T>`, and no other reference to these
+        // bytes exists once `region` is consumed here. For zero-sized `T`, a dangling aligned
+        // pointer with any count is valid.
+        Some(unsafe { core::slice::from_raw_parts_mut(ptr, count) })
+    }
+
+    /// Takes `count` slots of `T`, each set to `value`: typed, initialised memory the safe
+    /// code can index freely.
+    pub fn take_filled<T: Copy>(&mut self, count: usize, value: T) -> Option<&'a mut [T]> {
+        let slots = self.take::<T>(count)?;
+        for slot in slots.iter_mut() {
+            slot.write(value);
+        }
+        let ptr = slots.as_mut_ptr() as *mut T;
+        // SAFETY: every slot of `slots` was initialised by the loop above, and
+        // `MaybeUninit<T>` has the layout of `T`; the exclusive borrow moves into the result.
+        Some(unsafe { core::slice::from_raw_parts_mut(ptr, count) })
+    }
+
+    /// `Ok` when every `take` succeeded, otherwise how many bytes all of them needed.
+    pub fn finish(self) -> Result<(), MemoryError> {
+        if self.failed {
+            Err(MemoryError::TooSmall {
+                needed: self.needed,
+                available: self.given,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn carving_aligns_and_reports_shortfall() {
+        let mut buf = [0u8; 100];
+        let mut c = Carver::new(&mut buf[1..]);
+        let a = c.take::<u64>(4).unwrap();
+        assert_eq!(a.as_ptr() as usize % 8, 0);
+        assert_eq!(a.len(), 4);
+        assert!(c.take::<u64>(100).is_none());
+        match c.finish() {
+            Err(MemoryError::TooSmall { needed, available }) => {
+                assert_eq!(available, 99);
+                assert!(needed > 800);
+            }
+            other => panic!("expected TooSmall, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bytes_for_covers_any_start_alignment() {
+        let need = bytes_for::<u64>(3);
+        let mut buf = [0u8; 64];
+        for start in 0..8 {
+            let mut c = Carver::new(&mut buf[start..start + need]);
+            assert!(c.take::<u64>(3).is_some(), "start offset {start}");
+            assert!(c.finish().is_ok());
+        }
+    }
+}

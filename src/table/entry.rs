@@ -1,0 +1,228 @@
+//! The 16-byte entry and its encoding as two 64-bit words.
+//!
+//! ```text
+//! data word: φ (bits 0..32) | δ (bits 32..64)
+//! key word:  (check (bits 0..32) | meta (bits 32..64)) XOR data word XOR (data word rotated 32)
+//! meta:      best child + 1 (9 bits) | log2 work (6) | generation (6) | distance (10) | spare (1)
+//! ```
+//! The check is the high half of the 64-bit key, independent of the low half that picks the
+//! bucket. XOR-ing the key word with both halves of the data word (Hyatt's lockless hashing, with
+//! the rotation so that φ and δ both reach the check bits) makes a torn pair of
+//! words, written by two threads at once, fail the check instead of returning a mix of entries,
+//! so the single-thread table and a shared view can use these same bytes. A valid entry always
+//! has φ or δ non-zero, so an all-zero pair means empty.
+
+use crate::number::Numbers;
+
+/// Bits of the best-child index (stored plus one, so zero means none).
+const BEST_BITS: u32 = 9;
+/// The largest child index an entry can record; larger indices are stored as "none".
+pub const MAX_BEST_INDEX: u16 = (1 << BEST_BITS) - 2;
+const WORK_SHIFT: u32 = BEST_BITS;
+const WORK_BITS: u32 = 6;
+const GEN_SHIFT: u32 = WORK_SHIFT + WORK_BITS;
+/// Bits of the generation counter; generations wrap modulo 2^6.
+pub const GEN_BITS: u32 = 6;
+const DIST_SHIFT: u32 = GEN_SHIFT + GEN_BITS;
+const DIST_BITS: u32 = 10;
+/// The largest recorded distance to the end of a solved line; longer ones saturate here.
+pub const MAX_DISTANCE: u16 = (1 << DIST_BITS) - 1;
+
+const fn mask(bits: u32) -> u32 {
+    (1 << bits) - 1
+}
+
+/// What the table remembers about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The position's (φ, δ) for its side to move.
+    pub numbers: Numbers,
+    /// Index, in move-generation order, of the child that proves the result or is searched next.
+    pub best: Option<u16>,
+    /// For solved entries: plies to the end of the solved line (shortest win, longest loss),
+    /// saturated at [`MAX_DISTANCE`].
+    pub distance: u16,
+    /// ⌈log2(1 + work)⌉ of the MID calls spent below this position, at most 63.
+    pub work_log2: u8,
+}
+
+impl Entry {
+    /// An entry for unsolved or solved numbers with the given search effort.
+    pub fn new(numbers: Numbers, best: Option<u16>, distance: u16, work: u64) -> Entry {
+        Entry {
+            numbers,
+            best,
+            distance: distance.min(MAX_DISTANCE),
+            work_log2: work_log2(work),
+        }
+    }
+}
+
+/// ⌈log2(1 + work)⌉ capped at 63: the size class used by replacement.
+#[inline]
+pub fn work_log2(work: u64) -> u8 {
+    (64 - work.leading_zeros()).min(mask(WORK_BITS)) as u8
+}
+
+/// What the key word is XOR-ed with: the data word and its halves swapped, so a change of
+/// either φ or δ changes the check bits.
+#[inline]
+fn scramble(data_word: u64) -> u64 {
+    data_word ^ data_word.rotate_left(32)
+}
+
+/// An entry as stored: two words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct RawEntry {
+    /// `(check | meta << 32) ^ data`.
+    pub key_word: u64,
+    /// `φ | δ << 32`.
+    pub data_word: u64,
+}
+
+impl RawEntry {
+    /// The empty slot.
+    pub const EMPTY: RawEntry = RawEntry {
+        key_word: 0,
+        data_word: 0,
+    };
+
+    /// True for a slot that never held an entry (or was cleared).
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.data_word == 0
+    }
+
+    /// Encodes an entry for the key `key` in generation `generation`.
+    #[inline]
+    pub fn encode(key: u64, entry: &Entry, generation: u8) -> RawEntry {
+        let data_word = entry.numbers.phi as u64 | (entry.numbers.delta as u64) << 32;
+        let best = match entry.best {
+            Some(i) if i <= MAX_BEST_INDEX => i as u32 + 1,
+            _ => 0,
+        };
+        let meta = best
+            | (entry.work_log2 as u32 & mask(WORK_BITS)) << WORK_SHIFT
+            | (generation as u32 & mask(GEN_BITS)) << GEN_SHIFT
+            | (entry.distance.min(MAX_DISTANCE) as u32) << DIST_SHIFT;
+        let check = (key >> 32) as u32;
+        RawEntry {
+            key_word: (check as u64 | (meta as u64) << 32) ^ scramble(data_word),
+            data_word,
+        }
+    }
+
+    /// The check bits and meta word of a non-empty slot.
+    #[inline]
+    fn check_and_meta(self) -> (u32, u32) {
+        let plain = self.key_word ^ scramble(self.data_word);
+        (plain as u32, (plain >> 32) as u32)
+    }
+
+    /// True when the slot holds an entry whose check bits match `key`.
+    #[inline]
+    pub fn matches(self, key: u64) -> bool {
+        !self.is_empty() && self.check_and_meta().0 == (key >> 32) as u32
+    }
+
+    /// The generation the entry was written in.
+    #[inline]
+    pub fn generation(self) -> u8 {
+        ((self.check_and_meta().1 >> GEN_SHIFT) & mask(GEN_BITS)) as u8
+    }
+
+    /// Decodes the entry (the caller has checked [`matches`](RawEntry::matches)).
+    #[inline]
+    pub fn decode(self) -> Entry {
+        let (_, meta) = self.check_and_meta();
+        let best = meta & mask(BEST_BITS);
+        Entry {
+            numbers: Numbers::new(self.data_word as u32, (self.data_word >> 32) as u32),
+            best: if best == 0 {
+                None
+            } else {
+                Some(best as u16 - 1)
+            },
+            distance: ((meta >> DIST_SHIFT) & mask(DIST_BITS)) as u16,
+            work_log2: ((meta >> WORK_SHIFT) & mask(WORK_BITS)) as u8,
+        }
+    }
+
+    /// How much the slot is worth keeping: stale generations first, then small subtrees
+    /// (Nagai's SmallTreeReplacement); a solved entry counts as [`SOLVED_BONUS_LOG2`] doublings
+    /// more work, since it ends a search wherever it is found.
+    #[inline]
+    pub fn keep_score(self, current_generation: u8) -> u32 {
+        if self.is_empty() {
+            return 0;
+        }
+        let (_, meta) = self.check_and_meta();
+        let fresh = ((meta >> GEN_SHIFT) & mask(GEN_BITS)) as u8 == current_generation;
+        let work = (meta >> WORK_SHIFT) & mask(WORK_BITS);
+        let numbers = Numbers::new(self.data_word as u32, (self.data_word >> 32) as u32);
+        let solved = if numbers.is_solved() {
+            SOLVED_BONUS_LOG2
+        } else {
+            0
+        };
+        1 + ((fresh as u32) << 8 | (work + solved))
+    }
+}
+
+/// Replacement credit of a solved entry, in doublings of work (a solved entry of work `w`
+/// is kept like an unsolved one of work `4w`).
+pub const SOLVED_BONUS_LOG2: u32 = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::number::INFINITE;
+
+    #[test]
+    fn encode_decode_round_trip() {
+        let key = 0xDEAD_BEEF_0123_4567;
+        let e = Entry::new(Numbers::new(12, INFINITE - 1), Some(37), 5, 1000);
+        let raw = RawEntry::encode(key, &e, 9);
+        assert!(raw.matches(key));
+        assert!(!raw.matches(key ^ (1 << 40)));
+        assert!(
+            raw.matches(key ^ 1),
+            "low (index) bits are not part of the check"
+        );
+        assert_eq!(raw.generation(), 9);
+        assert_eq!(raw.decode(), e);
+        assert_eq!(e.work_log2, 10);
+    }
+
+    #[test]
+    fn out_of_range_best_index_is_dropped_not_wrapped() {
+        let e = Entry::new(Numbers::UNIT, Some(MAX_BEST_INDEX + 1), 0, 1);
+        let raw = RawEntry::encode(7 << 32, &e, 0);
+        assert_eq!(raw.decode().best, None);
+        let e = Entry::new(Numbers::UNIT, Some(MAX_BEST_INDEX), 0, 1);
+        assert_eq!(
+            RawEntry::encode(7 << 32, &e, 0).decode().best,
+            Some(MAX_BEST_INDEX)
+        );
+    }
+
+    #[test]
+    fn torn_words_fail_the_check() {
+        let key = 0x1111_2222_3333_4444;
+        let a = RawEntry::encode(key, &Entry::new(Numbers::new(3, 4), None, 0, 1), 0);
+        let b = RawEntry::encode(key, &Entry::new(Numbers::new(5, 6), None, 0, 1), 0);
+        let torn = RawEntry {
+            key_word: a.key_word,
+            data_word: b.data_word,
+        };
+        assert!(!torn.matches(key));
+        // A change of δ alone reaches the check bits too.
+        let c = RawEntry::encode(key, &Entry::new(Numbers::new(3, 9), None, 0, 1), 0);
+        let torn = RawEntry {
+            key_word: a.key_word,
+            data_word: c.data_word,
+        };
+        assert!(!torn.matches(key));
+    }
+}

@@ -1,0 +1,597 @@
+//! The fixed-size lossy transposition table, in a caller-supplied byte buffer.
+//!
+//! The buffer is aligned by the table itself to 64 bytes and laid out as a 64-byte header
+//! followed by 64-byte buckets of four 16-byte entries ([`entry`] has the encoding). A key's low
+//! 32 bits pick the bucket and its high 32 bits are the check stored in the entry, so check bits
+//! and index bits never overlap. The table is lossy by design and works with a single bucket:
+//! the solver keeps every frame's children on its own stack, so a dropped write slows the
+//! search down but never stops it.
+//!
+//! Replacement keeps what is expensive to recompute: a store first updates the entry of the
+//! same key, then fills an empty slot, and otherwise evicts the slot with the lowest
+//! [`RawEntry::keep_score`] (older generations first, then the smallest subtree, solved entries
+//! credited extra). Generations age entries between searches without clearing them.
+//!
+//! The header (magic, layout version, byte order, sizes, bucket count, generation) lets a caller
+//! save [`Table::as_bytes`] and load it later with [`Table::load`] or [`Table::attach`]; a header
+//! that does not match this build's layout is rejected with a [`TableError`].
+
+pub mod entry;
+
+use core::fmt;
+use core::mem::size_of;
+
+pub use entry::{Entry, RawEntry};
+
+/// Bytes in the header at the start of the table's aligned region.
+pub const HEADER_BYTES: usize = 64;
+/// Bytes in one bucket: one cache line.
+pub const BUCKET_BYTES: usize = 64;
+/// Entries in one bucket.
+pub const ENTRIES_PER_BUCKET: usize = 4;
+/// Bytes in one entry.
+pub const ENTRY_BYTES: usize = 16;
+/// The alignment the table gives its region (and each bucket).
+pub const TABLE_ALIGN: usize = 64;
+/// The most buckets a table uses: the bucket index comes from 32 key bits.
+pub const MAX_BUCKETS: usize = 1 << 32;
+/// First bytes of a table's header.
+pub const MAGIC: [u8; 8] = *b"PROOFNUM";
+/// Version of the header and entry layout; bumped whenever saved tables become unreadable.
+pub const LAYOUT_VERSION: u32 = 1;
+/// Written in native byte order; reading it back differently means a foreign byte order.
+const BYTE_ORDER_MARK: u32 = 0x0102_0304;
+
+/// One cache line of entries.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+pub struct Bucket {
+    slots: [RawEntry; ENTRIES_PER_BUCKET],
+}
+
+const _: () = assert!(size_of::<Bucket>() == BUCKET_BYTES);
+const _: () = assert!(size_of::<RawEntry>() == ENTRY_BYTES);
+
+/// Why a buffer cannot be used as a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// The buffer cannot hold the header and one bucket after alignment (or the saved table).
+    TooSmall {
+        /// Bytes required, including up to 63 bytes of alignment padding.
+        needed: usize,
+        /// Bytes given.
+        available: usize,
+    },
+    /// The bytes do not begin with a table header.
+    BadMagic,
+    /// The header was written by an incompatible layout version.
+    VersionMismatch {
+        /// The version in the header.
+        found: u32,
+        /// The version this build reads.
+        expected: u32,
+    },
+    /// The header describes another byte order or entry/bucket size.
+    LayoutMismatch,
+    /// The saved bytes are shorter than the bucket count in their header requires.
+    Truncated {
+        /// Bytes the header says the table occupies.
+        needed: usize,
+        /// Bytes given.
+        available: usize,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::TooSmall { needed, available } => write!(
+                f,
+                "table buffer too small: {needed} bytes needed (header, one bucket, alignment), {available} given"
+            ),
+            TableError::BadMagic => f.write_str("not a proofnum table: bad magic"),
+            TableError::VersionMismatch { found, expected } => write!(
+                f,
+                "table layout version {found} cannot be read by this build (version {expected})"
+            ),
+            TableError::LayoutMismatch => {
+                f.write_str("table was saved with another byte order or entry size")
+            }
+            TableError::Truncated { needed, available } => write!(
+                f,
+                "saved table truncated: header needs {needed} bytes, {available} given"
+            ),
+        }
+    }
+}
+
+/// Counters of table traffic since the table was made or cleared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Lookups.
+    pub probes: u64,
+    /// Lookups that found their key.
+    pub hits: u64,
+    /// Writes.
+    pub stores: u64,
+    /// Writes that evicted a valid entry of another position (information the table lost).
+    pub drops: u64,
+}
+
+impl TableStats {
+    /// The counters accumulated since `earlier`.
+    pub fn since(&self, earlier: &TableStats) -> TableStats {
+        TableStats {
+            probes: self.probes - earlier.probes,
+            hits: self.hits - earlier.hits,
+            stores: self.stores - earlier.stores,
+            drops: self.drops - earlier.drops,
+        }
+    }
+}
+
+/// What a search needs from a transposition table. The single-thread [`Table`] implements it;
+/// a shared view over the same bytes can too.
+pub trait TranspositionTable {
+    /// The entry stored for `key`, if the table still has it.
+    fn probe(&mut self, key: u64) -> Option<Entry>;
+    /// Remembers `entry` for `key`, possibly evicting another entry.
+    fn store(&mut self, key: u64, entry: &Entry);
+    /// Counters of this table's traffic.
+    fn stats(&self) -> TableStats;
+}
+
+/// The bucket for a key: its low 32 bits scaled onto the bucket count (Lemire's multiply-shift,
+/// so any count works, not only powers of two).
+#[inline]
+pub fn bucket_index(key: u64, bucket_count: usize) -> usize {
+    (((key as u32) as u64 * bucket_count as u64) >> 32) as usize
+}
+
+/// The header fields, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Header {
+    bucket_count: usize,
+    generation: u8,
+}
+
+impl Header {
+    fn write(&self, out: &mut [u8]) {
+        out[..HEADER_BYTES].fill(0);
+        out[0..8].copy_from_slice(&MAGIC);
+        out[8..12].copy_from_slice(&LAYOUT_VERSION.to_ne_bytes());
+        out[12..16].copy_from_slice(&BYTE_ORDER_MARK.to_ne_bytes());
+        out[16..20].copy_from_slice(&(ENTRY_BYTES as u32).to_ne_bytes());
+        out[20..24].copy_from_slice(&(BUCKET_BYTES as u32).to_ne_bytes());
+        out[24..32].copy_from_slice(&(self.bucket_count as u64).to_ne_bytes());
+        out[32..36].copy_from_slice(&(self.generation as u32).to_ne_bytes());
+    }
+
+    fn read(bytes: &[u8]) -> Result<Header, TableError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(TableError::Truncated {
+                needed: HEADER_BYTES + BUCKET_BYTES,
+                available: bytes.len(),
+            });
+        }
+        let u32_at = |i: usize| u32::from_ne_bytes(bytes[i..i + 4].try_into().unwrap());
+        if bytes[0..8] != MAGIC {
+            return Err(TableError::BadMagic);
+        }
+        if u32_at(8) != LAYOUT_VERSION {
+            return Err(TableError::VersionMismatch {
+                found: u32_at(8),
+                expected: LAYOUT_VERSION,
+            });
+        }
+        if u32_at(12) != BYTE_ORDER_MARK
+            || u32_at(16) != ENTRY_BYTES as u32
+            || u32_at(20) != BUCKET_BYTES as u32
+        {
+            return Err(TableError::LayoutMismatch);
+        }
+        let count = u64::from_ne_bytes(bytes[24..32].try_into().unwrap());
+        if count == 0 || count > MAX_BUCKETS as u64 {
+            return Err(TableError::LayoutMismatch);
+        }
+        let generation = u32_at(32);
+        if generation >= 1 << entry::GEN_BITS {
+            return Err(TableError::LayoutMismatch);
+        }
+        let bucket_count = usize::try_from(count).map_err(|_| TableError::LayoutMismatch)?;
+        Ok(Header {
+            bucket_count,
+            generation: generation as u8,
+        })
+    }
+
+    fn table_bytes(&self) -> usize {
+        HEADER_BYTES + self.bucket_count * BUCKET_BYTES
+    }
+}
+
+/// The single-thread transposition table over a caller's buffer.
+pub struct Table<'a> {
+    /// The 64-byte aligned region: header, then `bucket_count` buckets.
+    region: &'a mut [u8],
+    bucket_count: usize,
+    generation: u8,
+    stats: TableStats,
+}
+
+impl<'a> Table<'a> {
+    /// Bytes a buffer of unknown alignment needs for a table of `buckets` buckets
+    /// (4 entries each), alignment slack included.
+    pub const fn required_bytes(buckets: usize) -> usize {
+        HEADER_BYTES + buckets * BUCKET_BYTES + TABLE_ALIGN - 1
+    }
+
+    /// The smallest usable buffer: header, one bucket and alignment slack.
+    pub const MIN_BYTES: usize = Self::required_bytes(1);
+
+    /// Makes an empty table using as much of `buf` as whole buckets allow.
+    pub fn new(buf: &'a mut [u8]) -> Result<Table<'a>, TableError> {
+        let available = buf.len();
+        let region = aligned_region(buf);
+        let bucket_count =
+            (region.len().saturating_sub(HEADER_BYTES) / BUCKET_BYTES).min(MAX_BUCKETS);
+        if bucket_count == 0 {
+            return Err(TableError::TooSmall {
+                needed: Self::MIN_BYTES,
+                available,
+            });
+        }
+        let header = Header {
+            bucket_count,
+            generation: 0,
+        };
+        let region = &mut region[..header.table_bytes()];
+        header.write(region);
+        let mut table = Table {
+            region,
+            bucket_count,
+            generation: 0,
+            stats: TableStats::default(),
+        };
+        table.buckets_mut().fill(Bucket::default());
+        Ok(table)
+    }
+
+    /// Uses a buffer that already holds a table at its 64-byte aligned start (one written by
+    /// this build, saved and placed back at an aligned address, or shared memory), without
+    /// clearing it.
+    pub fn attach(buf: &'a mut [u8]) -> Result<Table<'a>, TableError> {
+        let available = buf.len();
+        let region = aligned_region(buf);
+        let header = Header::read(region)?;
+        if region.len() < header.table_bytes() {
+            return Err(TableError::Truncated {
+                needed: header.table_bytes(),
+                available: region.len().min(available),
+            });
+        }
+        Ok(Table {
+            region: &mut region[..header.table_bytes()],
+            bucket_count: header.bucket_count,
+            generation: header.generation,
+            stats: TableStats::default(),
+        })
+    }
+
+    /// Makes a table in `buf` from bytes saved with [`as_bytes`](Table::as_bytes). The saved
+    /// header is validated before anything is copied; on error `buf` is untouched.
+    pub fn load(buf: &'a mut [u8], saved: &[u8]) -> Result<Table<'a>, TableError> {
+        let header = Header::read(saved)?;
+        let bytes = header.table_bytes();
+        if saved.len() < bytes {
+            return Err(TableError::Truncated {
+                needed: bytes,
+                available: saved.len(),
+            });
+        }
+        let available = buf.len();
+        let pad = buf.as_ptr().align_offset(TABLE_ALIGN);
+        if pad > available || available - pad < bytes {
+            return Err(TableError::TooSmall {
+                needed: bytes + TABLE_ALIGN - 1,
+                available,
+            });
+        }
+        let region = &mut aligned_region(buf)[..bytes];
+        region.copy_from_slice(&saved[..bytes]);
+        Ok(Table {
+            region,
+            bucket_count: header.bucket_count,
+            generation: header.generation,
+            stats: TableStats::default(),
+        })
+    }
+
+    /// The table's bytes (header and buckets), ready to save and [`load`](Table::load) later.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.region
+    }
+
+    /// Number of buckets.
+    pub fn bucket_count(&self) -> usize {
+        self.bucket_count
+    }
+
+    /// Number of entries the table can hold.
+    pub fn capacity(&self) -> usize {
+        self.bucket_count * ENTRIES_PER_BUCKET
+    }
+
+    /// The current generation (entries from older ones are replaced first).
+    pub fn generation(&self) -> u8 {
+        self.generation
+    }
+
+    /// Starts a new generation: existing entries stay usable but are the first to be replaced.
+    pub fn new_generation(&mut self) {
+        self.generation = (self.generation + 1) & ((1 << entry::GEN_BITS) - 1) as u8;
+        self.write_header();
+    }
+
+    /// Empties every bucket, resets the generation and the statistics.
+    pub fn clear(&mut self) {
+        self.buckets_mut().fill(Bucket::default());
+        self.generation = 0;
+        self.stats = TableStats::default();
+        self.write_header();
+    }
+
+    /// Occupied entries per thousand, estimated from up to 1024 buckets spread evenly over the
+    /// table (exact for tables of up to 1024 buckets).
+    pub fn fill_per_mille(&self) -> u32 {
+        let buckets = self.buckets();
+        let samples = buckets.len().min(1024);
+        let mut used = 0usize;
+        for i in 0..samples {
+            let b = &buckets[i * buckets.len() / samples];
+            used += b.slots.iter().filter(|s| !s.is_empty()).count();
+        }
+        (used * 1000 / (samples * ENTRIES_PER_BUCKET)) as u32
+    }
+
+    fn write_header(&mut self) {
+        Header {
+            bucket_count: self.bucket_count,
+            generation: self.generation,
+        }
+        .write(self.region);
+    }
+
+    #[inline]
+    fn buckets(&self) -> &[Bucket] {
+        let ptr = self.region[HEADER_BYTES..].as_ptr() as *const Bucket;
+        // SAFETY: `region` is 64-byte aligned (see `aligned_region`) and exactly
+        // HEADER_BYTES + bucket_count * 64 long, so the bytes after the header are
+        // `bucket_count` 64-aligned, in-bounds `Bucket`s. `Bucket` is plain `u64`s (any bit
+        // pattern is valid) and the memory is initialised because it came from a `&mut [u8]`.
+        // The shared borrow of `self` keeps the region borrowed for the returned lifetime.
+        unsafe { core::slice::from_raw_parts(ptr, self.bucket_count) }
+    }
+
+    #[inline]
+    fn buckets_mut(&mut self) -> &mut [Bucket] {
+        let ptr = self.region[HEADER_BYTES..].as_mut_ptr() as *mut Bucket;
+        // SAFETY: as in `buckets`; the exclusive borrow of `self` makes this the only
+        // reference to the bucket bytes for the returned lifetime.
+        unsafe { core::slice::from_raw_parts_mut(ptr, self.bucket_count) }
+    }
+}
+
+impl TranspositionTable for Table<'_> {
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        self.stats.probes += 1;
+        let bucket = &self.buckets()[bucket_index(key, self.bucket_count)];
+        let found = bucket.slots.iter().find(|s| s.matches(key)).copied();
+        if found.is_some() {
+            self.stats.hits += 1;
+        }
+        found.map(RawEntry::decode)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, entry: &Entry) {
+        self.stats.stores += 1;
+        let generation = self.generation;
+        let index = bucket_index(key, self.bucket_count);
+        let bucket = &mut self.buckets_mut()[index];
+        let raw = RawEntry::encode(key, entry, generation);
+        let slot = match bucket.slots.iter().position(|s| s.matches(key)) {
+            Some(i) => i,
+            None => {
+                let (i, victim) = bucket
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, s)| s.keep_score(generation))
+                    .expect("a bucket has slots");
+                if !victim.is_empty() {
+                    self.stats.drops += 1;
+                }
+                i
+            }
+        };
+        self.buckets_mut()[index].slots[slot] = raw;
+    }
+
+    fn stats(&self) -> TableStats {
+        self.stats
+    }
+}
+
+/// The part of `buf` that starts at its first 64-byte aligned address (empty if none).
+fn aligned_region(buf: &mut [u8]) -> &mut [u8] {
+    let pad = buf.as_ptr().align_offset(TABLE_ALIGN).min(buf.len());
+    &mut buf[pad..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::number::Numbers;
+    use std::vec;
+
+    fn entry(phi: u32, delta: u32, work: u64) -> Entry {
+        Entry::new(Numbers::new(phi, delta), None, 0, work)
+    }
+
+    #[test]
+    fn too_small_buffers_are_rejected() {
+        // Less than a header and a bucket fails at any alignment.
+        let mut buf = vec![0u8; HEADER_BYTES + BUCKET_BYTES - 1];
+        assert!(matches!(
+            Table::new(&mut buf),
+            Err(TableError::TooSmall { .. })
+        ));
+        let mut buf = vec![0u8; Table::MIN_BYTES];
+        let t = Table::new(&mut buf).unwrap();
+        assert_eq!(t.bucket_count(), 1);
+        assert_eq!(t.capacity(), 4);
+    }
+
+    #[test]
+    fn one_bucket_keeps_the_most_expensive_entries() {
+        let mut buf = vec![0u8; Table::MIN_BYTES];
+        let mut t = Table::new(&mut buf).unwrap();
+        // Keys differ only in their check bits, so they share the single bucket.
+        for (i, work) in [1000u64, 1, 500, 2].into_iter().enumerate() {
+            t.store((i as u64 + 1) << 32, &entry(2, 2, work));
+        }
+        t.store(99 << 32, &entry(3, 3, 100));
+        assert_eq!(t.stats().drops, 1);
+        assert!(t.probe(2 << 32).is_none(), "the cheapest entry was evicted");
+        for k in [1u64, 3, 4, 99] {
+            assert!(t.probe(k << 32).is_some(), "key {k} kept");
+        }
+    }
+
+    #[test]
+    fn solved_entries_outlive_unsolved_ones_of_equal_work() {
+        let mut buf = vec![0u8; Table::MIN_BYTES];
+        let mut t = Table::new(&mut buf).unwrap();
+        t.store(1 << 32, &Entry::new(Numbers::WIN, None, 3, 8));
+        for k in 2..=4u64 {
+            t.store(k << 32, &entry(5, 5, 8));
+        }
+        t.store(5 << 32, &entry(5, 5, 8));
+        assert!(t.probe(1 << 32).is_some());
+    }
+
+    #[test]
+    fn older_generations_are_replaced_first() {
+        let mut buf = vec![0u8; Table::MIN_BYTES];
+        let mut t = Table::new(&mut buf).unwrap();
+        t.store(1 << 32, &entry(2, 2, 1 << 20));
+        t.new_generation();
+        for k in 2..=4u64 {
+            t.store(k << 32, &entry(2, 2, 1));
+        }
+        t.store(5 << 32, &entry(2, 2, 1));
+        assert!(
+            t.probe(1 << 32).is_none(),
+            "stale expensive entry went first"
+        );
+        assert!(t.probe(5 << 32).is_some());
+    }
+
+    #[test]
+    fn store_updates_in_place_and_clear_empties() {
+        let mut buf = vec![0u8; Table::required_bytes(16)];
+        let mut t = Table::new(&mut buf).unwrap();
+        assert_eq!(t.bucket_count(), 16);
+        t.store(0xABCD_0000_1234, &entry(4, 5, 10));
+        t.store(0xABCD_0000_1234, &entry(6, 7, 20));
+        let e = t.probe(0xABCD_0000_1234).unwrap();
+        assert_eq!(e.numbers, Numbers::new(6, 7));
+        assert_eq!(t.stats().drops, 0);
+        assert!(t.fill_per_mille() > 0);
+        t.clear();
+        assert!(t.probe(0xABCD_0000_1234).is_none());
+        assert_eq!(t.fill_per_mille(), 0);
+    }
+
+    #[test]
+    fn save_and_load_round_trip_across_alignments() {
+        let mut buf = vec![0u8; Table::required_bytes(8)];
+        let mut t = Table::new(&mut buf).unwrap();
+        t.new_generation();
+        t.store(42 << 32 | 7, &Entry::new(Numbers::WIN, Some(3), 9, 77));
+        let saved = t.as_bytes().to_vec();
+        // Load into a buffer starting at every offset of a cache line.
+        let mut big = vec![0u8; saved.len() + 2 * TABLE_ALIGN];
+        for off in [0usize, 1, 7, 33] {
+            let mut loaded = Table::load(&mut big[off..], &saved).unwrap();
+            assert_eq!(loaded.generation(), 1);
+            assert_eq!(loaded.bucket_count(), 8);
+            let e = loaded.probe(42 << 32 | 7).unwrap();
+            assert_eq!(e.best, Some(3));
+            assert_eq!(e.distance, 9);
+        }
+    }
+
+    #[test]
+    fn bad_headers_are_rejected_and_leave_the_buffer_intact() {
+        let mut buf = vec![0u8; Table::required_bytes(2)];
+        let t = Table::new(&mut buf).unwrap();
+        let saved = t.as_bytes().to_vec();
+        let mut target = vec![0xEEu8; saved.len() + TABLE_ALIGN];
+
+        let mut bad = saved.clone();
+        bad[0] = b'X';
+        assert_eq!(
+            Table::load(&mut target, &bad).err(),
+            Some(TableError::BadMagic)
+        );
+        let mut bad = saved.clone();
+        bad[8..12].copy_from_slice(&99u32.to_ne_bytes());
+        assert_eq!(
+            Table::load(&mut target, &bad).err(),
+            Some(TableError::VersionMismatch {
+                found: 99,
+                expected: LAYOUT_VERSION
+            })
+        );
+        let mut bad = saved.clone();
+        bad[12..16].copy_from_slice(&BYTE_ORDER_MARK.swap_bytes().to_ne_bytes());
+        assert_eq!(
+            Table::load(&mut target, &bad).err(),
+            Some(TableError::LayoutMismatch)
+        );
+        assert!(matches!(
+            Table::load(&mut target, &saved[..saved.len() - 1]),
+            Err(TableError::Truncated { .. })
+        ));
+        let mut small = vec![0xEEu8; saved.len() - 1];
+        assert!(matches!(
+            Table::load(&mut small, &saved),
+            Err(TableError::TooSmall { .. })
+        ));
+        assert!(target.iter().all(|&b| b == 0xEE), "target untouched");
+        assert!(small.iter().all(|&b| b == 0xEE), "target untouched");
+    }
+
+    #[test]
+    fn attach_reuses_an_aligned_table_in_place() {
+        let mut buf = vec![0u8; Table::required_bytes(4)];
+        {
+            let mut t = Table::new(&mut buf).unwrap();
+            t.store(5 << 32, &entry(8, 9, 3));
+        }
+        let mut t = Table::attach(&mut buf).unwrap();
+        assert_eq!(t.probe(5 << 32).unwrap().numbers, Numbers::new(8, 9));
+        let mut junk = vec![1u8; 256];
+        assert_eq!(Table::attach(&mut junk).err(), Some(TableError::BadMagic));
+    }
+
+    #[test]
+    fn bucket_index_spans_the_table() {
+        assert_eq!(bucket_index(u32::MAX as u64, 10), 9);
+        assert_eq!(bucket_index(0, 10), 0);
+        assert_eq!(bucket_index(0xFFFF_FFFF_0000_0000, 1), 0);
+    }
+}

@@ -1,0 +1,72 @@
+//! The full game value (win, draw or loss) as two attacker searches sharing one table.
+
+use crate::dfpn::Dfpn;
+use crate::game::{Game, Value};
+use crate::limits::{Limits, Reason};
+use crate::result::{Stats, Status};
+use crate::table::TranspositionTable;
+
+/// The game-theoretic value of a position for its side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueResult<M> {
+    /// The value for the side to move, or why it is not known.
+    pub value: Result<Value, Reason>,
+    /// A move that achieves the value: the winning move, the drawing move, or the defence that
+    /// resists longest in a lost position.
+    pub best_move: Option<M>,
+    /// Counters of both searches together.
+    pub stats: Stats,
+}
+
+impl<G: Game> Dfpn<'_, G> {
+    /// Solves the position's value: first "can the side to move win?", then, if not, "can the
+    /// opponent win?" (a loss if so, a draw if not). Both searches share `table` (their keys
+    /// differ by attacker) and the budgets of `limits` (the second gets what the first left).
+    pub fn solve_value<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> ValueResult<G::Move> {
+        let me = game.side_to_move();
+        let first = self.solve(game, me, table, limits);
+        let mut stats = first.stats;
+        match first.status {
+            Status::Proven => {
+                return ValueResult {
+                    value: Ok(Value::Win),
+                    best_move: first.best_move,
+                    stats,
+                };
+            }
+            Status::Unknown(reason) => {
+                return ValueResult {
+                    value: Err(reason),
+                    best_move: first.best_move,
+                    stats,
+                };
+            }
+            Status::Disproven => {}
+        }
+        // The second search gets only what the first left of each budget.
+        let (max_nodes, max_work, max_time_us) =
+            (limits.max_nodes, limits.max_work, limits.max_time_us);
+        limits.max_nodes = max_nodes.saturating_sub(first.stats.nodes);
+        limits.max_work = max_work.saturating_sub(first.stats.mid_calls);
+        limits.max_time_us = max_time_us.saturating_sub(first.stats.elapsed_us.unwrap_or(0));
+        let second = self.solve(game, me.opponent(), table, limits);
+        (limits.max_nodes, limits.max_work, limits.max_time_us) =
+            (max_nodes, max_work, max_time_us);
+        stats.accumulate(&second.stats);
+        let value = match second.status {
+            Status::Proven => Ok(Value::Loss),
+            Status::Disproven => Ok(Value::Draw),
+            Status::Unknown(reason) => Err(reason),
+        };
+        ValueResult {
+            value,
+            best_move: second.best_move,
+            stats,
+        }
+    }
+}

@@ -18,14 +18,27 @@
 //!
 //! # Repetitions
 //! A child that repeats a position on the current path is a leaf scored by the game's
-//! [`RepetitionRule`]. Under [`RepetitionRule::Draw`] the table is keyed by position and every
-//! solved result carries the shallowest path depth whose repetition it relies on; a result
-//! relying on a repetition *above* its own node holds only for this path and is returned to the
-//! parent frame without being stored (the graph-history interaction problem, Kishimoto and
-//! Müller). A draw never favours the attacker, so proofs never rely on repetitions, and a
-//! disproof relying only on repetitions inside its own subtree holds on every path: the
-//! defender can repeat the same cycle. Under [`RepetitionRule::ByPosition`] every key also
-//! includes the set of positions on the path, which is exact for any rule.
+//! [`RepetitionRule`]. A position's value depends on the path only through the *set* of
+//! positions on it, so every frame carries a path key (an XOR of its ancestors' mixed hashes).
+//!
+//! Under [`RepetitionRule::Draw`] every solved result carries the shallowest path depth whose
+//! repetition it relies on. A result that relies on no repetition above its own node is stored
+//! under the position's key, unconditionally; one that does (the graph-history interaction
+//! problem, Kishimoto and Müller) is stored under the position-and-path key only, where just a
+//! visit with the same set of ancestors finds it. This is exact:
+//! - a draw never favours the attacker, so proofs never rely on repetitions and conditional
+//!   results are always disproofs;
+//! - a disproof relying only on repetitions inside its own subtree holds on every path (the
+//!   defender can repeat the same cycle), so it is the position's value with infinite play
+//!   counted as a draw (retrograde analysis);
+//! - with table values that are retrograde-correct and conditional ones that are disproofs, the
+//!   root's value is exact: the attacker's distance-decreasing winning strategy never meets a
+//!   repetition or a conditional disproof of its own positions, and the defender's drawing
+//!   strategy only meets non-wins.
+//!
+//! The second, path-keyed probe runs only after a search has met a repetition, so games without
+//! cycles pay nothing for it. Under [`RepetitionRule::ByPosition`] a repetition may favour
+//! either side, so every entry is keyed by position and path: exact for any rule.
 //!
 //! Termination does not rest on the table: each MID call returns only when its numbers reach
 //! its thresholds (strictly above the numbers it started with), and those numbers are computed
@@ -110,7 +123,7 @@ struct Frame {
     hash: u64,
     /// The table key of the position.
     key: u64,
-    /// XOR of the path contributions of the positions above (zero under the draw rule).
+    /// XOR of the path contributions of the positions above.
     path_key: u64,
     /// The MID thresholds in this node's view.
     threshold: Numbers,
@@ -126,6 +139,8 @@ struct Frame {
     best: u32,
     /// The side to move here.
     mover: Player,
+    /// No child has been searched from this frame yet.
+    fresh: bool,
 }
 
 impl Frame {
@@ -140,6 +155,7 @@ impl Frame {
         n_children: 0,
         best: 0,
         mover: Player::First,
+        fresh: true,
     };
 }
 
@@ -214,6 +230,8 @@ pub struct Dfpn<'m, G: Game> {
     stats: Stats,
     abort: Option<Reason>,
     start_us: Option<u64>,
+    /// A repetition has been met in this search: look up path-keyed results too.
+    cyclic: bool,
 }
 
 impl<'m, G: Game> Dfpn<'m, G> {
@@ -266,6 +284,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             stats: Stats::default(),
             abort: None,
             start_us: None,
+            cyclic: false,
         })
     }
 
@@ -313,6 +332,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let table_before = table.stats();
         self.stats = Stats::default();
         self.abort = None;
+        self.cyclic = false;
         self.attacker = job.attacker;
         self.start_us = limits.now_us();
         self.filter = [0; PATH_FILTER_SLOTS];
@@ -391,13 +411,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 path_key,
                 ..Frame::EMPTY
             };
-            path_key ^= self.contribution(hash);
+            path_key ^= path_contribution(hash);
             self.filter_add(hash);
         }
         let hash = game.hash();
         let mover = game.side_to_move();
         // A root that repeats the history, or whose result is known, needs no search.
-        if let Some(depth) = self.on_path(hash, base) {
+        if let Some(depth) = base.checked_sub(1).and_then(|top| self.on_path(hash, top)) {
             self.stats.repetitions += 1;
             self.frames[base].n_children = 0;
             return Ok(Finished {
@@ -427,6 +447,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             n_children: 0,
             best: 0,
             mover,
+            fresh: true,
         };
         self.filter_add(hash);
         self.stats.mid_calls = 1;
@@ -443,8 +464,21 @@ impl<'m, G: Game> Dfpn<'m, G> {
     ) -> Finished {
         loop {
             let d = self.top;
-            let frame = self.frames[d];
+            let mut frame = self.frames[d];
             let eval = self.evaluate(&frame);
+            if frame.fresh
+                && d > self.base
+                && !eval.numbers.is_solved()
+                && eval.numbers.reaches(frame.threshold)
+            {
+                // Threshold control against df-pn's infinite loop on cyclic graphs (after
+                // Kishimoto's TCA): table values of positions on a cycle can feed on each
+                // other (through siblings' entries, without any repetition on the path) and
+                // exceed the thresholds of a node before it has searched anything, so it
+                // would return at once, again and again. Search at least one child.
+                frame.threshold = raised_past(frame.threshold, eval.numbers);
+                self.frames[d].threshold = frame.threshold;
+            }
             if eval.numbers.reaches(frame.threshold) || self.abort.is_some() {
                 let done = self.finish(d, &frame, &eval, table);
                 if d == self.base {
@@ -495,9 +529,10 @@ impl<'m, G: Game> Dfpn<'m, G> {
             Numbers::new(phi_t, delta_t)
         };
         self.frames[d].best = eval.best;
+        self.frames[d].fresh = false;
         game.play(child.mv);
         let hash = game.hash();
-        let path_key = frame.path_key ^ self.contribution(frame.hash);
+        let path_key = frame.path_key ^ path_contribution(frame.hash);
         self.frames[d + 1] = Frame {
             hash,
             key: self.key(hash, path_key),
@@ -509,6 +544,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             n_children: 0,
             best: 0,
             mover: game.side_to_move(),
+            fresh: true,
         };
         self.filter_add(hash);
         self.top = d + 1;
@@ -617,10 +653,14 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else {
             rep
         };
-        if rep == NO_REP {
-            let work = self.stats.mid_calls - frame.work_start;
-            let best_index = best.map(|b| b.min(u16::MAX as u32) as u16);
-            table.store(frame.key, &Entry::new(numbers, best_index, distance, work));
+        let work = self.stats.mid_calls - frame.work_start;
+        let best_index = best.map(|b| b.min(u16::MAX as u32) as u16);
+        let entry = Entry::new(numbers, best_index, distance, work);
+        if rep == NO_REP || G::REPETITION_RULE == RepetitionRule::ByPosition {
+            table.store(frame.key, &entry);
+        } else {
+            // Holds for this set of ancestors only.
+            table.store(self.path_key(frame.hash, frame.path_key), &entry);
         }
         Finished {
             numbers,
@@ -657,7 +697,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             self.frames[d].n_children = 0;
             return Ok(());
         }
-        let child_path_key = frame.path_key ^ self.contribution(frame.hash);
+        let child_path_key = frame.path_key ^ path_contribution(frame.hash);
         let mut kept = 0;
         for i in 0..n {
             let mv = self.scratch[i];
@@ -690,14 +730,26 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let mover = game.side_to_move();
         let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
+            self.cyclic = true;
             (self.repetition_numbers(game, mover), 0, depth as u16)
         } else if let Some(value) = known_value(game.outcome()) {
             (framed(value, mover, self.attacker), 0, NO_REP)
-        } else if let Some(entry) = table.probe(self.key(hash, path_key)) {
-            (entry.numbers, entry.distance, NO_REP)
         } else {
-            let e = game.estimate();
-            (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
+            let entry = table.probe(self.key(hash, path_key));
+            match entry {
+                Some(e) if e.numbers.is_solved() => (e.numbers, e.distance, NO_REP),
+                _ => match self.conditional_result(table, hash, path_key) {
+                    // Its repetition lies somewhere above: assume the shallowest depth.
+                    Some(e) => (e.numbers, e.distance, 0),
+                    None => match entry {
+                        Some(e) => (e.numbers, e.distance, NO_REP),
+                        None => {
+                            let e = game.estimate();
+                            (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
+                        }
+                    },
+                },
+            }
         };
         let flip = mover != parent_mover;
         Child {
@@ -718,19 +770,37 @@ impl<'m, G: Game> Dfpn<'m, G> {
         framed(value, mover, self.attacker)
     }
 
-    /// The table key of a position for this search's attacker.
+    /// The table key of a position for this search's attacker: by position under the draw
+    /// rule, by position and path under the by-position rule.
     #[inline]
     fn key(&self, hash: u64, path_key: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Draw => mix64(hash ^ ATTACKER_SALT[self.attacker.index()]),
+            RepetitionRule::ByPosition => self.path_key(hash, path_key),
+        }
+    }
+
+    /// The key of a position reached with the ancestors whose contributions make `path_key`.
+    #[inline]
+    fn path_key(&self, hash: u64, path_key: u64) -> u64 {
         mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key)
     }
 
-    /// A position's contribution to its descendants' path keys (none under the draw rule).
+    /// A solved result stored for this position with exactly these ancestors, under the draw
+    /// rule, once the search has met a repetition (before that none can exist for this search).
     #[inline]
-    fn contribution(&self, hash: u64) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Draw => 0,
-            RepetitionRule::ByPosition => path_contribution(hash),
+    fn conditional_result<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        hash: u64,
+        path_key: u64,
+    ) -> Option<Entry> {
+        if G::REPETITION_RULE != RepetitionRule::Draw || !self.cyclic {
+            return None;
         }
+        table
+            .probe(self.path_key(hash, path_key))
+            .filter(|e| e.numbers.is_solved())
     }
 
     /// The path depth of a position with this hash among frames `0..=top`, if any.
@@ -753,6 +823,22 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let s = &mut self.filter[filter_slot(hash)];
         *s = s.saturating_sub(1);
     }
+}
+
+/// Thresholds no lower than `threshold` and above `numbers` in both coordinates.
+#[inline]
+fn raised_past(threshold: Numbers, numbers: Numbers) -> Numbers {
+    let above = |n: u32| {
+        if n >= number::MAX_FINITE {
+            INFINITE
+        } else {
+            n + 1
+        }
+    };
+    Numbers::new(
+        threshold.phi.max(above(numbers.phi)),
+        threshold.delta.max(above(numbers.delta)),
+    )
 }
 
 /// The slot of a hash in the path filter.

@@ -1,0 +1,542 @@
+//! Random games and independent oracles for the solver tests.
+//!
+//! A random game is an explicit graph: every node has a side to move and either a known
+//! outcome or a list of successor nodes. Three shapes are generated: trees, DAGs (layered, with
+//! transpositions) and cyclic graphs. The oracles below never use the solver: a brute-force
+//! minimax over paths (exact for any repetition rule, memoised on node and path set) and, for
+//! the draw rule, retrograde analysis.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use proofnum::{Game, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
+
+/// SplitMix64: a small, good, seedable generator.
+#[derive(Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+    /// True with probability `p_percent / 100`.
+    pub fn chance(&mut self, p_percent: u64) -> bool {
+        self.below(100) < p_percent
+    }
+    pub fn player(&mut self) -> Player {
+        if self.chance(50) {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+    pub fn value(&mut self) -> Value {
+        match self.below(3) {
+            0 => Value::Win,
+            1 => Value::Loss,
+            _ => Value::Draw,
+        }
+    }
+    /// A branching factor in 1..=max, biased towards small values.
+    pub fn branching(&mut self, max: u64) -> usize {
+        let a = 1 + self.below(max);
+        let b = 1 + self.below(max);
+        a.min(b) as usize
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Tree,
+    Dag,
+    Cyclic,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    pub mover: Player,
+    /// Known result for the side to move, or `Unknown` for an interior node.
+    pub outcome: Outcome,
+    pub children: Vec<u32>,
+    /// Value of this node when it repeats a position on the path (ByPosition games).
+    pub repetition: Value,
+    /// A heuristic estimate, if the game offers one.
+    pub estimate: Option<Numbers>,
+    /// The hash the game reports.
+    pub hash: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub shape: Shape,
+    pub nodes: Vec<Node>,
+    pub root: u32,
+    /// Value of an interior node without moves.
+    pub no_moves: Value,
+}
+
+fn leaf(rng: &mut Rng, mover: Player) -> Node {
+    Node {
+        mover,
+        outcome: match rng.below(10) {
+            0..=3 => Outcome::Win,
+            4..=7 => Outcome::Loss,
+            _ => Outcome::Draw,
+        },
+        children: Vec::new(),
+        repetition: Value::Draw,
+        estimate: None,
+        hash: 0,
+    }
+}
+
+fn interior(mover: Player) -> Node {
+    Node {
+        mover,
+        outcome: Outcome::Unknown,
+        children: Vec::new(),
+        repetition: Value::Draw,
+        estimate: None,
+        hash: 0,
+    }
+}
+
+/// The next mover: the opponent, except in games where some moves keep the turn.
+fn next_mover(rng: &mut Rng, mover: Player, keep_turn_percent: u64) -> Player {
+    if rng.chance(keep_turn_percent) {
+        mover
+    } else {
+        mover.opponent()
+    }
+}
+
+impl Graph {
+    /// A random game of the given shape. Sizes stay small enough for the oracles.
+    pub fn random(rng: &mut Rng, shape: Shape) -> Graph {
+        let keep_turn = if rng.chance(30) { 10 } else { 0 };
+        let mut g = match shape {
+            Shape::Tree => Self::random_tree(rng, keep_turn),
+            Shape::Dag => Self::random_dag(rng, keep_turn),
+            Shape::Cyclic => Self::random_cyclic(rng),
+        };
+        g.no_moves = if rng.chance(70) {
+            Value::Loss
+        } else {
+            Value::Draw
+        };
+        let with_estimates = rng.chance(30);
+        let poor_hash = rng.chance(30);
+        for (i, n) in g.nodes.iter_mut().enumerate() {
+            n.repetition = rng.value();
+            if with_estimates {
+                n.estimate = Some(Numbers::new(rng.below(12) as u32, rng.below(12) as u32));
+            }
+            // Some games hash badly; the solver must mix the bits itself.
+            n.hash = if poor_hash { i as u64 } else { rng.next_u64() };
+        }
+        g
+    }
+
+    fn random_tree(rng: &mut Rng, keep_turn: u64) -> Graph {
+        let max_depth = 2 + rng.below(11) as usize; // up to 12 plies
+        let max_branch = 1 + rng.below(8);
+        let budget = 300 + rng.below(2500) as usize;
+        let mut nodes = vec![interior(rng.player())];
+        let mut frontier = vec![(0u32, 0usize)];
+        while let Some((id, depth)) = frontier.pop() {
+            let mover = nodes[id as usize].mover;
+            let terminal_now =
+                depth > 0 && (depth >= max_depth || nodes.len() >= budget || rng.chance(12));
+            if terminal_now {
+                let mut n = if rng.chance(5) {
+                    interior(mover) // no moves at all
+                } else {
+                    leaf(rng, mover)
+                };
+                n.mover = mover;
+                nodes[id as usize] = n;
+                continue;
+            }
+            for _ in 0..rng.branching(max_branch) {
+                let child = nodes.len() as u32;
+                nodes.push(interior(next_mover(rng, mover, keep_turn)));
+                nodes[id as usize].children.push(child);
+                frontier.push((child, depth + 1));
+            }
+        }
+        Graph {
+            shape: Shape::Tree,
+            nodes,
+            root: 0,
+            no_moves: Value::Loss,
+        }
+    }
+
+    fn random_dag(rng: &mut Rng, keep_turn: u64) -> Graph {
+        let layers = 3 + rng.below(10) as usize; // depth to 12
+        let width = 2 + rng.below(28) as usize;
+        let max_branch = 1 + rng.below(8);
+        let mut layer_of = Vec::new();
+        let mut nodes = Vec::new();
+        let mut starts = Vec::new();
+        for l in 0..layers {
+            starts.push(nodes.len());
+            let w = if l == 0 {
+                1
+            } else {
+                1 + rng.below(width as u64) as usize
+            };
+            for _ in 0..w {
+                nodes.push(interior(rng.player()));
+                layer_of.push(l);
+            }
+        }
+        starts.push(nodes.len());
+        for i in 0..nodes.len() {
+            let l = layer_of[i];
+            if l + 1 == layers || (l > 0 && rng.chance(10)) {
+                let mover = nodes[i].mover;
+                nodes[i] = if rng.chance(5) {
+                    interior(mover)
+                } else {
+                    leaf(rng, mover)
+                };
+                continue;
+            }
+            for _ in 0..rng.branching(max_branch) {
+                // Mostly the next layer, sometimes further down: transpositions of all kinds.
+                let to_layer = (l + 1 + rng.below(2) as usize).min(layers - 1);
+                let lo = starts[to_layer];
+                let hi = starts[to_layer + 1];
+                let child = lo + rng.below((hi - lo) as u64) as usize;
+                nodes[i].children.push(child as u32);
+            }
+            // Respect the turn order where the generator wants alternation.
+            if keep_turn == 0 {
+                let mover = nodes[i].mover;
+                for &c in &nodes[i].children.clone() {
+                    if l + 1 == layer_of[c as usize] {
+                        nodes[c as usize].mover = mover.opponent();
+                    }
+                }
+            }
+        }
+        Graph {
+            shape: Shape::Dag,
+            nodes,
+            root: 0,
+            no_moves: Value::Loss,
+        }
+    }
+
+    fn random_cyclic(rng: &mut Rng) -> Graph {
+        let n = 3 + rng.below(14) as usize; // up to 16 nodes: paths stay enumerable
+        let max_branch = 1 + rng.below(5);
+        let terminal_percent = 10 + rng.below(40);
+        let mut nodes: Vec<Node> = (0..n).map(|_| interior(rng.player())).collect();
+        for i in 0..n {
+            if i > 0 && rng.chance(terminal_percent) {
+                let mover = nodes[i].mover;
+                nodes[i] = leaf(rng, mover);
+                continue;
+            }
+            if rng.chance(3) {
+                continue; // no moves
+            }
+            for _ in 0..rng.branching(max_branch) {
+                let c = rng.below(n as u64) as u32;
+                nodes[i].children.push(c);
+            }
+        }
+        Graph {
+            shape: Shape::Cyclic,
+            nodes,
+            root: 0,
+            no_moves: Value::Loss,
+        }
+    }
+
+    pub fn node(&self, i: u32) -> &Node {
+        &self.nodes[i as usize]
+    }
+
+    /// The value for the side to move of a node reached with `path` (node ids above it),
+    /// scored with the repetition rule: the game's definition, by brute force.
+    pub fn brute_value(&self, by_position: bool) -> Value {
+        let mut memo = HashMap::new();
+        let mut path = Vec::new();
+        self.brute(self.root, &mut path, by_position, &mut memo)
+    }
+
+    fn brute(
+        &self,
+        at: u32,
+        path: &mut Vec<u32>,
+        by_position: bool,
+        memo: &mut HashMap<(u32, u64), Value>,
+    ) -> Value {
+        let node = self.node(at);
+        if path.contains(&at) {
+            return if by_position {
+                node.repetition
+            } else {
+                Value::Draw
+            };
+        }
+        match node.outcome {
+            Outcome::Win => return Value::Win,
+            Outcome::Loss => return Value::Loss,
+            Outcome::Draw => return Value::Draw,
+            Outcome::Unknown => {}
+        }
+        if node.children.is_empty() {
+            return self.no_moves;
+        }
+        // The value depends on the set of nodes on the path only in cyclic graphs.
+        let key = match self.shape {
+            Shape::Cyclic => {
+                assert!(self.nodes.len() <= 64);
+                (at, path.iter().fold(0u64, |m, &p| m | 1 << p))
+            }
+            _ => (at, 0),
+        };
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        path.push(at);
+        let mut best = Value::Loss;
+        for &c in &node.children {
+            let v = self.brute(c, path, by_position, memo);
+            let mine = if self.node(c).mover == node.mover {
+                v
+            } else {
+                v.flipped()
+            };
+            best = better(best, mine);
+            if best == Value::Win {
+                break;
+            }
+        }
+        path.pop();
+        memo.insert(key, best);
+        best
+    }
+
+    /// Retrograde analysis (infinite play is a draw): the value of every node for its side to
+    /// move. Under the draw rule this equals the first-repetition-is-a-draw value.
+    pub fn retrograde(&self) -> Vec<Value> {
+        let n = self.nodes.len();
+        let mut value: Vec<Option<Value>> = self
+            .nodes
+            .iter()
+            .map(|node| match node.outcome {
+                Outcome::Win => Some(Value::Win),
+                Outcome::Loss => Some(Value::Loss),
+                Outcome::Draw => Some(Value::Draw),
+                Outcome::Unknown if node.children.is_empty() => Some(self.no_moves),
+                Outcome::Unknown => None,
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for i in 0..n {
+                if value[i].is_some() {
+                    continue;
+                }
+                let node = &self.nodes[i];
+                let mine = |c: u32| {
+                    value[c as usize].map(|v| {
+                        if self.node(c).mover == node.mover {
+                            v
+                        } else {
+                            v.flipped()
+                        }
+                    })
+                };
+                if node.children.iter().any(|&c| mine(c) == Some(Value::Win)) {
+                    value[i] = Some(Value::Win);
+                    changed = true;
+                } else if node.children.iter().all(|&c| mine(c) == Some(Value::Loss)) {
+                    value[i] = Some(Value::Loss);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        value
+            .into_iter()
+            .map(|v| v.unwrap_or(Value::Draw))
+            .collect()
+    }
+
+    /// Whether `attacker` wins the root, given the root's value for its side to move.
+    pub fn attacker_wins(&self, root_value: Value, attacker: Player) -> bool {
+        let mover = self.node(self.root).mover;
+        (mover == attacker && root_value == Value::Win)
+            || (mover != attacker && root_value == Value::Loss)
+    }
+}
+
+fn better(a: Value, b: Value) -> Value {
+    let rank = |v| match v {
+        Value::Loss => 0,
+        Value::Draw => 1,
+        Value::Win => 2,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
+
+/// A random graph played as a game. `BY_POSITION` selects the repetition rule.
+#[derive(Clone)]
+pub struct GraphGame<'g, const BY_POSITION: bool> {
+    pub graph: &'g Graph,
+    pub at: u32,
+}
+
+impl<'g, const BY_POSITION: bool> GraphGame<'g, BY_POSITION> {
+    pub fn new(graph: &'g Graph) -> Self {
+        GraphGame {
+            graph,
+            at: graph.root,
+        }
+    }
+}
+
+impl<const BY_POSITION: bool> Game for GraphGame<'_, BY_POSITION> {
+    /// `from << 32 | to`, so undo needs no history.
+    type Move = u64;
+
+    const REPETITION_RULE: RepetitionRule = if BY_POSITION {
+        RepetitionRule::ByPosition
+    } else {
+        RepetitionRule::Draw
+    };
+
+    fn side_to_move(&self) -> Player {
+        self.graph.node(self.at).mover
+    }
+    fn hash(&self) -> u64 {
+        self.graph.node(self.at).hash
+    }
+    fn outcome(&self) -> Outcome {
+        self.graph.node(self.at).outcome
+    }
+    fn generate_moves(&self, moves: &mut MoveList<'_, u64>) {
+        let node = self.graph.node(self.at);
+        if node.outcome != Outcome::Unknown {
+            return;
+        }
+        for &c in &node.children {
+            moves.push((self.at as u64) << 32 | c as u64);
+        }
+    }
+    fn play(&mut self, mv: u64) {
+        assert_eq!(
+            (mv >> 32) as u32,
+            self.at,
+            "move played from the wrong node"
+        );
+        self.at = mv as u32;
+    }
+    fn undo(&mut self, mv: u64) {
+        assert_eq!(mv as u32, self.at, "undo of a move that was not played");
+        self.at = (mv >> 32) as u32;
+    }
+    fn estimate(&self) -> Numbers {
+        self.graph.node(self.at).estimate.unwrap_or(Numbers::UNIT)
+    }
+    fn repetition_value(&self) -> Value {
+        self.graph.node(self.at).repetition
+    }
+    fn no_moves_value(&self) -> Value {
+        self.graph.no_moves
+    }
+}
+
+/// The seed for a randomised test: `PROOFNUM_SEED` if set, else fresh from the clock, so every
+/// run explores new games; failures print it for reproduction.
+pub fn seed() -> u64 {
+    match std::env::var("PROOFNUM_SEED") {
+        Ok(s) => s.parse().expect("PROOFNUM_SEED must be an integer"),
+        Err(_) => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64,
+    }
+}
+
+/// Tic-tac-toe for the tests and benchmarks: a draw with perfect play.
+#[derive(Clone, Default)]
+pub struct TicTacToe {
+    pub cells: [u8; 9], // 0 empty, 1 first player, 2 second player
+    pub to_move: u8,    // 0 or 1
+}
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+impl Game for TicTacToe {
+    type Move = u8;
+    fn side_to_move(&self) -> Player {
+        if self.to_move == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+    fn hash(&self) -> u64 {
+        self.cells
+            .iter()
+            .fold(self.to_move as u64, |h, &c| h * 3 + c as u64)
+    }
+    fn outcome(&self) -> Outcome {
+        for l in LINES {
+            let c = self.cells[l[0]];
+            if c != 0 && c == self.cells[l[1]] && c == self.cells[l[2]] {
+                // The previous player completed a line.
+                return Outcome::Loss;
+            }
+        }
+        if self.cells.iter().all(|&c| c != 0) {
+            Outcome::Draw
+        } else {
+            Outcome::Unknown
+        }
+    }
+    fn generate_moves(&self, moves: &mut MoveList<'_, u8>) {
+        for (i, &c) in self.cells.iter().enumerate() {
+            if c == 0 {
+                moves.push(i as u8);
+            }
+        }
+    }
+    fn play(&mut self, mv: u8) {
+        self.cells[mv as usize] = self.to_move + 1;
+        self.to_move ^= 1;
+    }
+    fn undo(&mut self, mv: u8) {
+        self.cells[mv as usize] = 0;
+        self.to_move ^= 1;
+    }
+}

@@ -416,6 +416,10 @@ impl<'m, G: Game> Dfpn<'m, G> {
         }
         let hash = game.hash();
         let mover = game.side_to_move();
+        let outcome = game.outcome();
+        if game.has_failed() {
+            return Err(Reason::GameError);
+        }
         // A root that repeats the history, or whose result is known, needs no search.
         if let Some(depth) = base.checked_sub(1).and_then(|top| self.on_path(hash, top)) {
             self.stats.repetitions += 1;
@@ -427,7 +431,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 best: None,
             });
         }
-        if let Some(value) = known_value(game.outcome()) {
+        if let Some(value) = known_value(outcome) {
             self.frames[base].n_children = 0;
             return Ok(Finished {
                 numbers: framed(value, mover, self.attacker),
@@ -683,6 +687,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let n = {
             let mut list = MoveList::new(self.scratch);
             game.generate_moves(&mut list);
+            if game.has_failed() {
+                return Err(Reason::GameError);
+            }
             if list.overflowed() {
                 return Err(Reason::TooManyMoves);
             }
@@ -693,7 +700,11 @@ impl<'m, G: Game> Dfpn<'m, G> {
             return Err(Reason::DepthLimit);
         }
         if n == 0 {
-            self.frames[d].own = framed(game.no_moves_value(), frame.mover, self.attacker);
+            let value = game.no_moves_value();
+            if game.has_failed() {
+                return Err(Reason::GameError);
+            }
+            self.frames[d].own = framed(value, frame.mover, self.attacker);
             self.frames[d].n_children = 0;
             return Ok(());
         }
@@ -705,6 +716,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
             let child = self.first_numbers(game, table, d, frame.mover, child_path_key, mv);
             game.undo(mv);
             self.stats.nodes += 1;
+            if game.has_failed() {
+                return Err(Reason::GameError);
+            }
             self.children[first + kept] = child;
             kept += 1;
             if child.numbers.phi == 0 && child.rep == NO_REP {

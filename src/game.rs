@@ -218,6 +218,14 @@ pub trait Game {
         Value::Draw
     }
 
+    /// True once the game has broken its contract (a foreign callback returned an invalid
+    /// side, outcome or error code, say). The solver checks it after every move generation
+    /// and child evaluation and stops with [`crate::Reason::GameError`]; results found after
+    /// a failure are never reported. Rust games normally keep the default, `false`.
+    fn has_failed(&self) -> bool {
+        false
+    }
+
     /// The value for the side to move of an unfinished position ([`Outcome::Unknown`]) in
     /// which [`generate_moves`](Game::generate_moves) found no move. The default, a loss, is
     /// the normal-play convention; stalemate-as-draw games return [`Value::Draw`].

@@ -55,7 +55,7 @@
 use core::mem::size_of;
 
 use crate::game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
-use crate::limits::{Limits, Reason};
+use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
@@ -540,6 +540,21 @@ impl<'m, G: Game> Dfpn<'m, G> {
             {
                 self.abort = Some(reason);
                 continue;
+            }
+            if self.stats.mid_calls % CLOCK_POLL_INTERVAL == 0 {
+                let root_frame = self.frames[self.base];
+                let root = self.evaluate(&root_frame).numbers;
+                let stats = self.stats;
+                limits.report(
+                    |elapsed_us| Progress {
+                        mid_calls: stats.mid_calls,
+                        nodes: stats.nodes,
+                        max_depth: stats.max_depth,
+                        root,
+                        elapsed_us,
+                    },
+                    self.start_us,
+                );
             }
             if d + 1 >= self.frames.len() {
                 self.abort = Some(Reason::DepthLimit);

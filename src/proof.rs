@@ -178,7 +178,7 @@ impl<G: Game> Dfpn<'_, G> {
             if k >= max_len {
                 break Some(Reason::TooManyMoves);
             }
-            if k + 1 >= self.max_depth() || k + self.max_moves() > self.children.len() {
+            if k > self.max_depth() {
                 break Some(Reason::DepthLimit);
             }
             let excluded = self.frames[k].excluded;
@@ -312,7 +312,7 @@ impl<G: Game> Dfpn<'_, G> {
             match self.walk_next(depth, w) {
                 Next::Decided(r) => result = Some(r),
                 Next::Child(index) => {
-                    if depth + 1 >= self.max_depth() {
+                    if depth + 1 > self.max_depth() {
                         return self.walk_abort(game, depth, Reason::DepthLimit);
                     }
                     self.frames[depth].best = index;

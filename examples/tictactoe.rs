@@ -58,7 +58,7 @@ impl Game for TicTacToe {
 
     fn outcome(&self) -> Outcome {
         let opponent = self.marks[1 - self.to_move];
-        if LINES.iter().any(|&l| opponent & l == l) {
+        if LINES.iter().copied().any(|line| (opponent & line) == line) {
             Outcome::Loss // the player who just moved made a line
         } else if self.marks[0] | self.marks[1] == 0b111_111_111 {
             Outcome::Draw

@@ -175,9 +175,6 @@ impl<G: Game> Dfpn<'_, G> {
         self.frames[0].excluded = 0;
         self.set_exhaustive(true);
         let cut = loop {
-            if k >= max_len {
-                break Some(Reason::TooManyMoves);
-            }
             if k > self.max_depth() {
                 break Some(Reason::DepthLimit);
             }
@@ -195,6 +192,9 @@ impl<G: Game> Dfpn<'_, G> {
                 let (Some(mv), Some(index)) = (r.best_move, self.root_best) else {
                     break None; // a finished game or a repetition ends the line
                 };
+                if k >= max_len {
+                    break Some(Reason::TooManyMoves); // the line goes on beyond the buffer
+                }
                 self.frames[k].chosen = index;
                 self.children[k].mv = mv;
                 game.play(mv);

@@ -490,9 +490,10 @@ fn walks_use_the_whole_stack_depth() {
         &mut Limits::default(),
     );
     assert_eq!(check.verdict, proofnum::Verdict::Verified);
-    // One ply less is reported as such, not crashed on.
-    let mut short = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(8, 9)];
-    let mut dfpn = Dfpn::<TicTacToe>::new(&mut short, 8, 9, DfpnConfig::default()).unwrap();
+    // A stack far too shallow is reported as such, not crashed on. (Eight plies would still
+    // do: the last position's children are finished games, scored without a frame.)
+    let mut short = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(4, 9)];
+    let mut dfpn = Dfpn::<TicTacToe>::new(&mut short, 4, 9, DfpnConfig::default()).unwrap();
     table.clear();
     let r = dfpn.solve(&mut game, Player::First, &mut table, &mut Limits::default());
     assert_eq!(r.status, Status::Unknown(Reason::DepthLimit));

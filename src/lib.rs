@@ -72,15 +72,17 @@ pub mod game;
 pub mod limits;
 pub mod memory;
 pub mod number;
+pub mod proof;
 pub mod result;
 pub mod table;
 pub mod value;
 
 pub use dfpn::{Dfpn, DfpnConfig, Job};
 pub use game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
-pub use limits::{Limits, Reason};
+pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};
+pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};
 pub use value::ValueResult;

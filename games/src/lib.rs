@@ -10,6 +10,8 @@
 //!   [`connect4::ConnectFour`]), positions from the usual string of 1-based column digits; an
 //!   independent alpha-beta solver ([`connect4::reference`]) for tests and test suites; suite
 //!   files ([`connect4::suite`]).
+//! - [`uttt`]: Ultimate Tic-Tac-Toe with bitboards, an incremental Zobrist hash and the
+//!   notation of the public `ultimattt` solver.
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
 //! while a search runs.
@@ -17,3 +19,4 @@
 #![forbid(unsafe_code)]
 
 pub mod connect4;
+pub mod uttt;

@@ -12,11 +12,14 @@
 //!   files ([`connect4::suite`]).
 //! - [`uttt`]: Ultimate Tic-Tac-Toe with bitboards, an incremental Zobrist hash and the
 //!   notation of the public `ultimattt` solver.
+//! - [`atarigo`]: Atari Go (first capture wins) on boards up to 7×7, with the 6×6 crosscut
+//!   start of the 1+ε paper's experiment.
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
 //! while a search runs.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod atarigo;
 pub mod connect4;
 pub mod uttt;

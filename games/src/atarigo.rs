@@ -425,7 +425,7 @@ mod tests {
         let mut g = AtariGo::<4>::from_diagram("OX../..../..../....", Player::First).unwrap();
         assert_eq!(g.outcome(), Outcome::Win);
         let before = g.clone();
-        let p = Point((1 * 5) as u8); // row 1, column 0
+        let p = Point(5); // row 1, column 0 (stride 5)
         g.play(p);
         assert!(g.is_over());
         assert_eq!(g.outcome(), Outcome::Loss);

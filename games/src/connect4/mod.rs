@@ -340,42 +340,44 @@ impl<const W: usize, const H: usize> Board<W, H> {
 }
 
 /// True when `stones` hold four in a row on a board of height `H`.
-#[inline]
+#[inline(always)]
 pub(crate) fn has_four<const H: usize>(stones: u64) -> bool {
-    let mut found = false;
-    for shift in [1, H + 1, H, H + 2] {
+    // Written out per direction so every shift is a constant the compiler folds.
+    #[inline(always)]
+    fn along(stones: u64, shift: usize) -> u64 {
         let pairs = stones & down(stones, shift);
-        found |= pairs & down(pairs, 2 * shift) != 0;
+        pairs & down(pairs, 2 * shift)
     }
-    found
+    (along(stones, 1) | along(stones, H + 1) | along(stones, H) | along(stones, H + 2)) != 0
 }
 
 /// `x << s`, and 0 once every bit is shifted out (tall, narrow boards have long strides).
-#[inline]
+#[inline(always)]
 const fn up(x: u64, s: usize) -> u64 {
     if s < 64 { x << s } else { 0 }
 }
 
 /// `x >> s`, and 0 once every bit is shifted out.
-#[inline]
+#[inline(always)]
 const fn down(x: u64, s: usize) -> u64 {
     if s < 64 { x >> s } else { 0 }
 }
 
 /// Empty cells where one more stone of `stones` would make four in a row.
-#[inline]
+#[inline(always)]
 pub(crate) fn winning_cells<const W: usize, const H: usize>(stones: u64, mask: u64) -> u64 {
-    // Vertical: three stones straight below.
-    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
-    for shift in [H + 1, H, H + 2] {
-        // The missing stone at either end of three, or in either gap of two and one.
+    /// The missing stone at either end of three, or in either gap of two and one, along a
+    /// line of stride `shift`.
+    #[inline(always)]
+    fn along(stones: u64, shift: usize) -> u64 {
         let pair_before = up(stones, shift) & up(stones, 2 * shift);
-        cells |= pair_before & up(stones, 3 * shift);
-        cells |= pair_before & down(stones, shift);
         let pair_after = down(stones, shift) & down(stones, 2 * shift);
-        cells |= pair_after & up(stones, shift);
-        cells |= pair_after & down(stones, 3 * shift);
+        (pair_before & (up(stones, 3 * shift) | down(stones, shift)))
+            | (pair_after & (up(stones, shift) | down(stones, 3 * shift)))
     }
+    // Vertical: three stones straight below.
+    let vertical = (stones << 1) & (stones << 2) & (stones << 3);
+    let cells = vertical | along(stones, H + 1) | along(stones, H) | along(stones, H + 2);
     cells & Board::<W, H>::BOARD & !mask
 }
 

@@ -5,7 +5,7 @@
 
 use core::fmt;
 
-use proofnum::Value;
+use proofnum::{Dfpn, Game, Limits, Reason, Status, TranspositionTable, Value};
 
 use super::{ConnectFour, ParseError};
 
@@ -94,6 +94,49 @@ pub fn parse(text: &str) -> Result<Vec<Line>, SuiteError> {
         lines.push(line);
     }
     Ok(lines)
+}
+
+/// What proofnum says about one suite line.
+#[derive(Clone, Debug)]
+pub struct Verdict {
+    /// "Does the side to move win?": proven, disproven or unknown.
+    pub wins: Status,
+    /// Win, draw or loss for the side to move, or why it is unknown.
+    pub value: Result<Value, Reason>,
+    /// MID calls of both questions together.
+    pub mid_calls: u64,
+}
+
+impl Verdict {
+    /// True when both answers are known and agree with the sign of the line's score.
+    pub fn agrees_with(&self, line: &Line) -> bool {
+        let want_win = line.score > 0;
+        let wins_ok = match self.wins {
+            Status::Proven => want_win,
+            Status::Disproven => !want_win,
+            Status::Unknown(_) => false,
+        };
+        wins_ok && self.value == Ok(line.value())
+    }
+}
+
+/// Asks df-pn both questions about `line`'s position: does the side to move win, and what is
+/// its value. `limits` applies to each of the two solves.
+pub fn solve_line<T: TranspositionTable>(
+    line: &Line,
+    dfpn: &mut Dfpn<'_, ConnectFour>,
+    table: &mut T,
+    limits: &mut Limits<'_>,
+) -> Result<Verdict, ParseError> {
+    let mut position = line.position()?;
+    let me = position.side_to_move();
+    let wins = dfpn.solve(&mut position, me, table, limits);
+    let value = dfpn.solve_value(&mut position, table, limits);
+    Ok(Verdict {
+        wins: wins.status,
+        value: value.value,
+        mid_calls: wins.stats.mid_calls + value.stats.mid_calls,
+    })
 }
 
 #[cfg(test)]

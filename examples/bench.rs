@@ -1,0 +1,496 @@
+//! Benchmark workloads: Ultimate Tic-Tac-Toe, Atari Go 6×6 and Connect Four positions solved
+//! with df-pn, printing per position the result, MID calls, MID calls per second, peak table
+//! fill, memory and time (medians over `--runs`), and a summary line.
+//!
+//! ```sh
+//! cargo run --release --example bench -- connect4                      # the fixed suite
+//! cargo run --release --example bench -- connect4 --cache-compare      # 256 KiB vs 1 GiB table
+//! cargo run --release --example bench -- uttt --runs 1                 # the two self-play positions
+//! cargo run --release --example bench -- atarigo                       # the 6×6 crosscut
+//! cargo run --release --example bench -- atarigo --sweep --cap 300 --chart docs/atarigo-table1.png
+//! ```
+//!
+//! Options: `--table-mib N` (default 64), `--epsilon F` (default 0.25; 0 is classic df-pn),
+//! `--runs N` (default 3), `--cap SECONDS` (per solve; a capped run shows as unsolved).
+//!
+//! Memory is exactly what the example hands the solver: the table buffer and the stack buffer
+//! (`Dfpn::stack_bytes`); the solver allocates nothing else. Peak table fill is the fill at the
+//! end of a run: entries are replaced, never removed, so it only grows.
+
+use std::time::Instant;
+
+use proofnum::table::Table;
+use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value};
+use proofnum_games::atarigo::AtariGo6;
+use proofnum_games::connect4::ConnectFour;
+use proofnum_games::uttt::Uttt;
+
+/// The Connect Four suite of issue 2: positions of increasing difficulty, from the end game
+/// (sub-millisecond) towards the opening (seconds). The first four are lines of Pascal Pons'
+/// published test sets; the others come from this project's suites (`games/suites/`).
+const CONNECT4_SUITE: [&str; 8] = [
+    "2252576253462244111563365343671351441",
+    "7422341735647741166133573473242566",
+    "23163416124767223154467471272416755633",
+    "34441157374153736716346556774311552222",
+    "43745416472735",
+    "427631264721",
+    "335662333565",
+    "157564142155",
+];
+
+/// The two Ultimate Tic-Tac-Toe positions of issue 6 (self-play; X wins the first, O does not
+/// win the second).
+const UTTT_POSITIONS: [&str; 2] = [
+    "X;..@...O..;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/..OX.X.../.O.....XX",
+    "O;......O@.;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/...X.X.../.O.....XX",
+];
+
+/// Solving times in seconds from Table 1 of Pawlewicz and Lew (2007), 3 GHz Pentium 4, for
+/// table sizes 2^12 … 2^22 entries; `None` where they gave up (2-hour limit).
+const PAPER_DFPN_EPS: [Option<f64>; 11] = [
+    Some(672.0),
+    Some(236.0),
+    Some(95.0),
+    Some(98.0),
+    Some(55.0),
+    Some(70.0),
+    Some(32.0),
+    Some(77.0),
+    Some(38.0),
+    Some(54.0),
+    Some(68.0),
+];
+const PAPER_DFPN: [Option<f64>; 11] = [
+    None,
+    None,
+    Some(3403.0),
+    Some(279.0),
+    Some(189.0),
+    Some(187.0),
+    Some(104.0),
+    Some(168.0),
+    Some(111.0),
+    Some(113.0),
+    Some(106.0),
+];
+
+/// Entries per 64-byte table bucket.
+const ENTRIES_PER_BUCKET: usize = 4;
+
+#[derive(Clone, Copy)]
+struct Options {
+    table_mib: f64,
+    epsilon: Epsilon,
+    runs: usize,
+    cap_s: f64,
+}
+
+/// One measured solve.
+#[derive(Clone, Copy, Default)]
+struct Run {
+    result: Option<&'static str>,
+    mid_calls: u64,
+    nodes: u64,
+    fill_per_mille: u32,
+    seconds: f64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+/// Solves `game` (the full value with `value`, else "does the side to move win") in a fresh
+/// table of `table_bytes` bytes.
+fn solve_once<G: Game>(
+    game: &mut G,
+    value: bool,
+    memory: &mut [u8],
+    stack: &mut [u8],
+    depth: usize,
+    moves: usize,
+    options: &Options,
+) -> Run {
+    let mut table = Table::new(memory).expect("table memory");
+    let config = DfpnConfig {
+        epsilon: options.epsilon,
+    };
+    let mut dfpn = Dfpn::<G>::new(stack, depth, moves, config).expect("stack memory");
+    let start = Instant::now();
+    let mut clock = || start.elapsed().as_micros() as u64;
+    let mut limits = Limits {
+        clock: Some(&mut clock),
+        max_time_us: (options.cap_s * 1e6) as u64,
+        ..Limits::none()
+    };
+    let (result, stats) = if value {
+        let v = dfpn.solve_value(game, &mut table, &mut limits);
+        let r = match v.value {
+            Ok(Value::Win) => Some("win"),
+            Ok(Value::Draw) => Some("draw"),
+            Ok(Value::Loss) => Some("loss"),
+            Err(_) => None,
+        };
+        (r, v.stats)
+    } else {
+        let me = game.side_to_move();
+        let r = dfpn.solve(game, me, &mut table, &mut limits);
+        let s = match r.status {
+            Status::Proven => Some("wins"),
+            Status::Disproven => Some("no win"),
+            Status::Unknown(_) => None,
+        };
+        (s, r.stats)
+    };
+    Run {
+        result,
+        mid_calls: stats.mid_calls,
+        nodes: stats.nodes,
+        fill_per_mille: table.fill_per_mille(),
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// Runs `runs` solves of each position and prints a line per position and a summary.
+fn bench<G: Game + Clone>(
+    name: &str,
+    positions: &[(String, G)],
+    value: bool,
+    depth: usize,
+    moves: usize,
+    options: &Options,
+) -> (u64, f64) {
+    let table_bytes = (options.table_mib * (1 << 20) as f64) as usize;
+    let mut memory = vec![0u8; table_bytes.max(Table::MIN_BYTES)];
+    let stack_bytes = Dfpn::<G>::stack_bytes(depth, moves);
+    let mut stack = vec![0u8; stack_bytes];
+    let capacity = Table::new(&mut memory).unwrap().capacity();
+    println!(
+        "{name}: table {:.2} MiB ({} entries), stack {} bytes, ε = {}, {} run(s), cap {} s",
+        table_bytes as f64 / (1 << 20) as f64,
+        capacity,
+        stack_bytes,
+        options.epsilon.as_f64(),
+        options.runs,
+        options.cap_s
+    );
+    println!(
+        "{:<40} {:>7} {:>12} {:>12} {:>10} {:>8} {:>10} {:>9} {:>9}",
+        "position", "result", "MID calls", "nodes", "MID/s", "fill‰", "memory", "ns/MID", "time s"
+    );
+    let (mut total_mid, mut total_s) = (0u64, 0.0);
+    for (label, game) in positions {
+        let runs: Vec<Run> = (0..options.runs)
+            .map(|_| {
+                let mut g = game.clone();
+                solve_once(
+                    &mut g,
+                    value,
+                    &mut memory,
+                    &mut stack,
+                    depth,
+                    moves,
+                    options,
+                )
+            })
+            .collect();
+        let seconds = median(runs.iter().map(|r| r.seconds).collect());
+        let r = runs[0];
+        let shown: String = if label.len() > 40 {
+            format!("{}…", &label[..39])
+        } else {
+            label.clone()
+        };
+        println!(
+            "{:<40} {:>7} {:>12} {:>12} {:>10.0} {:>8} {:>10} {:>9.0} {:>9.3}",
+            shown,
+            r.result.unwrap_or("capped"),
+            r.mid_calls,
+            r.nodes,
+            r.mid_calls as f64 / seconds,
+            r.fill_per_mille,
+            table_bytes + stack_bytes,
+            seconds * 1e9 / r.mid_calls.max(1) as f64,
+            seconds
+        );
+        total_mid += r.mid_calls;
+        total_s += seconds;
+    }
+    println!(
+        "summary {name}: {} positions, {} MID calls in {:.3} s: {:.0} MID/s, {:.0} ns per MID call",
+        positions.len(),
+        total_mid,
+        total_s,
+        total_mid as f64 / total_s,
+        total_s * 1e9 / total_mid.max(1) as f64
+    );
+    (total_mid, total_s)
+}
+
+fn connect4(options: &Options, cache_compare: bool) {
+    let positions: Vec<(String, ConnectFour)> = CONNECT4_SUITE
+        .iter()
+        .map(|m| {
+            (
+                m.to_string(),
+                ConnectFour::from_moves(m).expect("suite position"),
+            )
+        })
+        .collect();
+    if !cache_compare {
+        bench("connect4", &positions, true, 42, 7, options);
+        return;
+    }
+    // ns per MID call with a cache-resident table and with one far larger than cache.
+    let small = Options {
+        table_mib: 0.25,
+        ..*options
+    };
+    let large = Options {
+        table_mib: 1024.0,
+        ..*options
+    };
+    let (m1, s1) = bench("connect4, 256 KiB table", &positions, true, 42, 7, &small);
+    let (m2, s2) = bench("connect4, 1 GiB table", &positions, true, 42, 7, &large);
+    println!(
+        "cache compare: 256 KiB {:.0} ns/MID, 1 GiB {:.0} ns/MID (ratio {:.2})",
+        s1 * 1e9 / m1 as f64,
+        s2 * 1e9 / m2 as f64,
+        (s2 / m2 as f64) / (s1 / m1 as f64)
+    );
+}
+
+fn uttt(options: &Options) {
+    let positions: Vec<(String, Uttt)> = UTTT_POSITIONS
+        .iter()
+        .map(|p| (p.to_string(), p.parse().expect("position")))
+        .collect();
+    bench("uttt", &positions, false, 81, 81, options);
+}
+
+fn atarigo(options: &Options) {
+    let positions = vec![("6x6 crosscut".to_string(), AtariGo6::crosscut())];
+    bench("atarigo", &positions, false, 36, 36, options);
+}
+
+/// Table 1 of the 1+ε paper: solving time and MID calls of the 6×6 crosscut for table sizes
+/// 2^12 … 2^22 entries, with ε = 0 and ε = 1/4.
+fn atarigo_sweep(options: &Options, chart: Option<&str>, font: &str) {
+    let variants = [
+        ("df-pn (ε = 0)", Epsilon::ZERO),
+        ("df-pn 1+ε (ε = 1/4)", Epsilon::QUARTER),
+    ];
+    let sizes: Vec<u32> = (12..=22).collect();
+    let mut seconds = vec![vec![None; sizes.len()]; 2];
+    println!(
+        "Atari Go 6×6 crosscut (Black to move; Black wins), cap {} s per run, median of {} run(s)",
+        options.cap_s, options.runs
+    );
+    println!(
+        "{:<22} {:>5} {:>12} {:>10} {:>10} {:>8} {:>12}",
+        "variant", "size", "MID calls", "MID/s", "time s", "fill‰", "paper 2007 s"
+    );
+    for (v, (name, epsilon)) in variants.iter().enumerate() {
+        for (i, &log2) in sizes.iter().enumerate() {
+            let entries = 1usize << log2;
+            let buckets = entries / ENTRIES_PER_BUCKET;
+            let o = Options {
+                table_mib: Table::required_bytes(buckets) as f64 / (1 << 20) as f64,
+                epsilon: *epsilon,
+                ..*options
+            };
+            let table_bytes = Table::required_bytes(buckets);
+            let mut memory = vec![0u8; table_bytes];
+            let mut stack = vec![0u8; Dfpn::<AtariGo6>::stack_bytes(36, 36)];
+            let runs: Vec<Run> = (0..o.runs)
+                .map(|_| {
+                    let mut g = AtariGo6::crosscut();
+                    solve_once(&mut g, false, &mut memory, &mut stack, 36, 36, &o)
+                })
+                .collect();
+            let r = runs[0];
+            let t = median(runs.iter().map(|r| r.seconds).collect());
+            let solved = runs.iter().all(|r| r.result == Some("wins"));
+            let paper = if v == 0 {
+                PAPER_DFPN[i]
+            } else {
+                PAPER_DFPN_EPS[i]
+            };
+            println!(
+                "{:<22} 2^{:<3} {:>12} {:>10.0} {:>10} {:>8} {:>12}",
+                name,
+                log2,
+                r.mid_calls,
+                r.mid_calls as f64 / t,
+                if solved {
+                    format!("{t:.2}")
+                } else {
+                    "–".to_string()
+                },
+                r.fill_per_mille,
+                paper.map(|p| format!("{p:.0}")).unwrap_or("–".into())
+            );
+            if solved {
+                seconds[v][i] = Some(t);
+            }
+        }
+    }
+    if let Some(path) = chart {
+        let series = [
+            ("proofnum df-pn (ε = 0)", &seconds[0][..]),
+            ("proofnum df-pn 1+ε (ε = 1/4)", &seconds[1][..]),
+            ("paper 2007 df-pn", &PAPER_DFPN[..]),
+            ("paper 2007 df-pn 1+ε", &PAPER_DFPN_EPS[..]),
+        ];
+        chart::draw(path, font, &sizes, &series).expect("chart");
+        println!("chart written to {path}");
+    }
+}
+
+mod chart {
+    //! The Table 1 chart: solving time against table size, log scales, one line per variant.
+
+    use plotters::prelude::*;
+    use plotters::style::{FontStyle, register_font};
+
+    pub fn draw(
+        path: &str,
+        font: &str,
+        sizes: &[u32],
+        series: &[(&str, &[Option<f64>])],
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let bytes = std::fs::read(font).map_err(|e| {
+            format!("font {font}: {e} (install fonts-dejavu-core or pass --font FILE.ttf)")
+        })?;
+        register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            Box::leak(bytes.into_boxed_slice()),
+        )
+        .map_err(|_| format!("font {font} is not a TrueType font"))?;
+        let (w, h) = (960u32, 600u32);
+        let mut pixels = vec![0u8; (w * h * 3) as usize];
+        {
+            let root = BitMapBackend::with_buffer(&mut pixels, (w, h)).into_drawing_area();
+            root.fill(&WHITE)?;
+            let max = series
+                .iter()
+                .flat_map(|(_, s)| s.iter().flatten())
+                .fold(1.0f64, |m, &x| m.max(x));
+            let min = series
+                .iter()
+                .flat_map(|(_, s)| s.iter().flatten())
+                .fold(max, |m, &x| m.min(x));
+            let x0 = *sizes.first().unwrap() as f64 - 0.3;
+            let x1 = *sizes.last().unwrap() as f64 + 0.3;
+            let mut chart = ChartBuilder::on(&root)
+                .caption(
+                    "Atari Go 6×6 crosscut: solving time against table size",
+                    ("sans-serif", 24),
+                )
+                .margin(16)
+                .x_label_area_size(48)
+                .y_label_area_size(64)
+                .build_cartesian_2d(x0..x1, ((min / 2.0)..(max * 2.0)).log_scale())?;
+            chart
+                .configure_mesh()
+                .x_desc("table size (entries, log2)")
+                .y_desc("time (s, log scale)")
+                .x_labels(sizes.len())
+                .x_label_formatter(&|x| format!("2^{}", x.round() as i64))
+                .label_style(("sans-serif", 14))
+                .draw()?;
+            let colours = [RED, BLUE, RGBColor(240, 150, 150), RGBColor(150, 150, 240)];
+            for (k, (name, values)) in series.iter().enumerate() {
+                let colour = colours[k % colours.len()];
+                let points: Vec<(f64, f64)> = sizes
+                    .iter()
+                    .zip(values.iter())
+                    .filter_map(|(&s, v)| v.map(|t| (s as f64, t)))
+                    .collect();
+                let style = if k < 2 {
+                    colour.stroke_width(3)
+                } else {
+                    colour.stroke_width(2)
+                };
+                chart
+                    .draw_series(LineSeries::new(points.clone(), style))?
+                    .label(*name)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+                chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))?;
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .background_style(WHITE.mix(0.9))
+                .border_style(BLACK)
+                .label_font(("sans-serif", 14))
+                .draw()?;
+            root.present()?;
+        }
+        let file = std::fs::File::create(path)?;
+        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.write_header()?.write_image_data(&pixels)?;
+        Ok(())
+    }
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S]\n\
+         \x20      connect4: [--cache-compare]   atarigo: [--sweep] [--chart FILE.png] [--font FILE.ttf]"
+    );
+    std::process::exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(game) = args.first() else { usage() };
+    let mut options = Options {
+        table_mib: 64.0,
+        epsilon: Epsilon::QUARTER,
+        runs: 3,
+        cap_s: 600.0,
+    };
+    let (mut cache_compare, mut sweep, mut chart) = (false, false, None);
+    let mut font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf".to_string();
+    let mut i = 1;
+    let value = |i: usize| args.get(i + 1).cloned().unwrap_or_else(|| usage());
+    while i < args.len() {
+        match args[i].as_str() {
+            "--table-mib" => options.table_mib = value(i).parse().unwrap_or_else(|_| usage()),
+            "--runs" => options.runs = value(i).parse().unwrap_or_else(|_| usage()),
+            "--cap" => options.cap_s = value(i).parse().unwrap_or_else(|_| usage()),
+            "--epsilon" => {
+                let f: f64 = value(i).parse().unwrap_or_else(|_| usage());
+                // As a fraction over 1024.
+                options.epsilon =
+                    Epsilon::new((f * 1024.0).round() as u32, 1024).unwrap_or_else(|| usage());
+            }
+            "--chart" => chart = Some(value(i)),
+            "--font" => font = value(i),
+            "--cache-compare" => {
+                cache_compare = true;
+                i -= 1;
+            }
+            "--sweep" => {
+                sweep = true;
+                i -= 1;
+            }
+            _ => usage(),
+        }
+        i += 2;
+    }
+    options.runs = options.runs.max(1);
+    let _ = Player::First;
+    match game.as_str() {
+        "connect4" => connect4(&options, cache_compare),
+        "uttt" => uttt(&options),
+        "atarigo" if sweep => atarigo_sweep(&options, chart.as_deref(), &font),
+        "atarigo" => atarigo(&options),
+        _ => usage(),
+    }
+}

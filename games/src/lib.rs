@@ -14,6 +14,7 @@
 //!   notation of the public `ultimattt` solver.
 //! - [`atarigo`]: Atari Go (first capture wins) on boards up to 7×7, with the 6×6 crosscut
 //!   start of the 1+ε paper's experiment.
+//! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
 //! while a search runs.
@@ -22,4 +23,5 @@
 
 pub mod atarigo;
 pub mod connect4;
+pub mod tictactoe;
 pub mod uttt;

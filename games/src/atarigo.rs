@@ -240,12 +240,24 @@ impl<const N: usize> AtariGo<N> {
         })
     }
 
+    /// Points with at least two empty neighbours (a stone there has two liberties).
+    #[inline]
+    fn two_empty_neighbours(empty: u64) -> u64 {
+        // The guard column is never empty, so shifted rows cannot wrap.
+        let (l, r) = (empty << 1, empty >> 1);
+        let (u, d) = (empty << Self::STRIDE, empty >> Self::STRIDE);
+        ((l & r) | ((l | r) & (u | d)) | (u & d)) & Self::BOARD
+    }
+
     /// The liberties of `colour`'s groups that are in atari.
     #[inline]
     fn ataris(&self, colour: usize) -> Ataris {
         let empty = self.empty_points();
         let stones = self.stones[colour];
-        let mut rest = stones;
+        // Groups holding a stone with two empty neighbours are safe: one flood fill finds them
+        // all, and only the rest are counted group by group.
+        let safe = Self::group(stones, stones & Self::two_empty_neighbours(empty));
+        let mut rest = stones & !safe;
         let mut points = 0;
         while rest != 0 {
             let g = Self::group(stones, rest & rest.wrapping_neg());
@@ -348,7 +360,8 @@ impl<const N: usize> Game for AtariGo<N> {
         self.stones[me] |= p;
         self.hash ^= KEYS[me * 64 + mv.0 as usize];
         let empty = self.empty_points();
-        let mut adjacent = Self::neighbours(p) & self.stones[them];
+        // An adjacent stone with an empty neighbour of its own keeps its group alive.
+        let mut adjacent = Self::neighbours(p) & self.stones[them] & !Self::neighbours(empty);
         while adjacent != 0 {
             let g = Self::group(self.stones[them], adjacent & adjacent.wrapping_neg());
             adjacent &= !g;

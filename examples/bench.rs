@@ -26,9 +26,9 @@ use proofnum_games::connect4::ConnectFour;
 use proofnum_games::uttt::Uttt;
 
 /// The Connect Four suite of issue 2: positions of increasing difficulty, from the end game
-/// (sub-millisecond) towards the opening (seconds). The first four are lines of Pascal Pons'
-/// published test sets; the others come from this project's suites (`games/suites/`).
-const CONNECT4_SUITE: [&str; 8] = [
+/// (sub-millisecond) towards the opening (seconds). Lines of Pascal Pons' published test sets,
+/// and the last, the slowest line of this project's middle suite (`games/suites/`).
+const CONNECT4_SUITE: [&str; 9] = [
     "2252576253462244111563365343671351441",
     "7422341735647741166133573473242566",
     "23163416124767223154467471272416755633",
@@ -37,6 +37,7 @@ const CONNECT4_SUITE: [&str; 8] = [
     "427631264721",
     "335662333565",
     "157564142155",
+    "2711156125533335",
 ];
 
 /// The two Ultimate Tic-Tac-Toe positions of issue 6 (self-play; X wins the first, O does not

@@ -16,7 +16,7 @@ const EARLY: &str = include_str!("../suites/c4-early.txt");
 
 fn run_suite(text: &str, name: &str) {
     let lines = suite::parse(text).unwrap();
-    assert!(lines.len() >= 8, "{name}: {} lines", lines.len());
+    assert!(lines.len() >= 30, "{name}: {} lines", lines.len());
     let mut memory = vec![0u8; Table::required_bytes(1 << 18)];
     let mut table = Table::new(&mut memory).unwrap();
     let mut stack = vec![0u8; Dfpn::<ConnectFour>::stack_bytes(42, 7)];

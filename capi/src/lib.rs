@@ -44,10 +44,13 @@ pub mod boundary;
 pub mod config;
 pub mod game;
 pub mod parallel;
+
 pub mod result;
 pub mod solver;
 pub mod status;
 pub mod table;
+#[cfg(test)]
+mod tests;
 pub mod version;
 
 pub use config::{pn_config, pn_limits};

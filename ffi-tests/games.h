@@ -117,6 +117,7 @@ static inline pn_game ttt_game(ttt_t *g) {
     game.generate_moves = ttt_generate;
     game.play = ttt_play;
     game.undo = ttt_undo;
+    game.repetition_rule = PN_REPETITION_ACYCLIC; /* positions never repeat */
     return game;
 }
 
@@ -208,6 +209,7 @@ static inline pn_game nim_game(nim_t *g) {
     game.generate_moves = nim_generate;
     game.play = nim_play;
     game.undo = nim_undo;
+    game.repetition_rule = PN_REPETITION_ACYCLIC; /* positions never repeat */
     return game;
 }
 
@@ -320,6 +322,7 @@ static inline pn_game c4_game(c4_t *g) {
     game.generate_moves = c4_generate;
     game.play = c4_play;
     game.undo = c4_undo;
+    game.repetition_rule = PN_REPETITION_ACYCLIC; /* positions never repeat */
     return game;
 }
 

@@ -50,6 +50,7 @@ static pn_config small_config(size_t table_bytes, uint32_t max_depth, uint32_t m
     c.table_bytes = table_bytes;
     c.max_depth = max_depth;
     c.max_moves = max_moves;
+    c.verify_memo_entries = 256;
     return c;
 }
 
@@ -751,6 +752,250 @@ static void test_table_save_and_load(void) {
     free(mem);
 }
 
+
+/* ---- Repetition rules: a two-position cycle A <-> B ---- */
+
+/* A (side 0 to move) and B (side 1 to move), each with one move to the other. Whoever moves
+ * into a repetition hands the scoring to the rule: under the draw rule A is a draw; when the
+ * game scores a repetition as a loss (win) for its side to move, side 1 wins (loses) by
+ * moving back to A, so A is a loss (win) for side 0. */
+typedef struct {
+    uint32_t at; /* 0: A, 1: B */
+    uint32_t repetition;
+} cycle_t;
+
+static int cycle_side(void *ctx, uint32_t *out) {
+    *out = ((const cycle_t *)ctx)->at;
+    return 0;
+}
+static int cycle_hash(void *ctx, uint64_t *out) {
+    *out = 0x1234 + ((const cycle_t *)ctx)->at;
+    return 0;
+}
+static int cycle_outcome(void *ctx, uint32_t *out) {
+    (void)ctx;
+    *out = PN_OUTCOME_UNKNOWN;
+    return 0;
+}
+static int cycle_generate(void *ctx, uint32_t *moves, size_t cap, size_t *out_n) {
+    if (cap > 0) moves[0] = ((const cycle_t *)ctx)->at ^ 1u;
+    *out_n = 1;
+    return 0;
+}
+static int cycle_play(void *ctx, uint32_t mv) {
+    ((cycle_t *)ctx)->at = mv;
+    return 0;
+}
+static int cycle_undo(void *ctx, uint32_t mv) {
+    ((cycle_t *)ctx)->at = mv ^ 1u;
+    return 0;
+}
+static int cycle_repetition(void *ctx, uint32_t *out) {
+    *out = ((const cycle_t *)ctx)->repetition;
+    return 0;
+}
+
+static pn_outcome cycle_value(pn_solver *solver, uint32_t rule, uint32_t repetition,
+                              pn_status want, int clear) {
+    cycle_t c;
+    pn_game game = game_table(&c);
+    pn_result r = fresh_result();
+    c.at = 0;
+    c.repetition = repetition;
+    game.side_to_move = cycle_side;
+    game.hash = cycle_hash;
+    game.outcome = cycle_outcome;
+    game.generate_moves = cycle_generate;
+    game.play = cycle_play;
+    game.undo = cycle_undo;
+    game.repetition_value = cycle_repetition;
+    game.repetition_rule = rule;
+    /* Another repetition value makes another game with the same hashes: forget the last. */
+    if (clear) CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), want);
+    CHECK(c.at == 0);
+    return (pn_outcome)r.outcome;
+}
+
+static void test_repetition_rules(void) {
+    pn_config c = small_config(64 * 1024, 32, 9);
+    void *mem = NULL;
+    pn_solver *solver = malloc_solver(&c, &mem);
+    ttt_t t;
+    pn_game game;
+    pn_result r;
+    uint32_t rule;
+
+    CHECK(cycle_value(solver, PN_REPETITION_DRAW, 0, PN_STATUS_OK, 1) == PN_OUTCOME_DRAW);
+    CHECK(cycle_value(solver, PN_REPETITION_BY_POSITION, PN_OUTCOME_LOSS, PN_STATUS_OK, 1) ==
+          PN_OUTCOME_LOSS);
+    CHECK(cycle_value(solver, PN_REPETITION_BY_POSITION, PN_OUTCOME_WIN, PN_STATUS_OK, 1) ==
+          PN_OUTCOME_WIN);
+    CHECK(cycle_value(solver, PN_REPETITION_BY_POSITION, PN_OUTCOME_DRAW, PN_STATUS_OK, 1) ==
+          PN_OUTCOME_DRAW);
+    /* A repetition scored with garbage is the callback's error. */
+    CHECK(cycle_value(solver, PN_REPETITION_BY_POSITION, 9, PN_STATUS_CALLBACK_INVALID, 1) ==
+          PN_OUTCOME_UNKNOWN);
+    /* A cyclic game declared acyclic runs away: a limit, never an answer. */
+    CHECK(cycle_value(solver, PN_REPETITION_ACYCLIC, 0, PN_STATUS_DEPTH_LIMIT, 1) ==
+          PN_OUTCOME_UNKNOWN);
+    /* What one rule stored is not read under another, without clearing in between. */
+    CHECK(cycle_value(solver, PN_REPETITION_DRAW, 0, PN_STATUS_OK, 1) == PN_OUTCOME_DRAW);
+    CHECK(cycle_value(solver, PN_REPETITION_BY_POSITION, PN_OUTCOME_WIN, PN_STATUS_OK, 0) ==
+          PN_OUTCOME_WIN);
+    CHECK(cycle_value(solver, PN_REPETITION_ACYCLIC, 0, PN_STATUS_DEPTH_LIMIT, 0) ==
+          PN_OUTCOME_UNKNOWN);
+    CHECK(cycle_value(solver, PN_REPETITION_DRAW, 0, PN_STATUS_OK, 0) == PN_OUTCOME_DRAW);
+
+    /* Tic-tac-toe under every rule (switching the solver's searcher each time): a draw. */
+    memset(&t, 0, sizeof t);
+    game = ttt_game(&t);
+    for (rule = PN_REPETITION_DRAW; rule <= PN_REPETITION_BY_POSITION; rule++) {
+        game.repetition_rule = rule;
+        game.repetition_value = rule == PN_REPETITION_BY_POSITION ? cycle_repetition : NULL;
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        r = fresh_result();
+        CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+        CHECK(r.outcome == PN_OUTCOME_DRAW);
+    }
+    /* The by-position rule needs its callback; unknown rules are refused. */
+    r = poisoned_result();
+    game.repetition_rule = PN_REPETITION_BY_POSITION;
+    game.repetition_value = NULL;
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_MISSING_CALLBACK);
+    game.repetition_rule = 3;
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_INVALID_ARGUMENT);
+    CHECK(result_is_poisoned(&r));
+    free(mem);
+}
+
+/* ---- Principal variation and proof checking ---- */
+
+static void test_principal_variation(void) {
+    pn_config c = small_config(256 * 1024, 64, 32);
+    void *mem = NULL;
+    pn_solver *solver = malloc_solver(&c, &mem);
+    nim_t g;
+    pn_game game = nim_game(&g);
+    uint32_t line[64], a, b, d, i;
+    size_t n = 999;
+    int lines = 0;
+
+    /* Every winning Nim position with piles up to 4: the winner's moves leave a nim-sum of 0
+     * (Bouton), and the line ends with the last stone taken by the winner. */
+    memset(&g, 0, sizeof g);
+    g.n_piles = 3;
+    for (a = 0; a <= 4; a++) {
+        for (b = 0; b <= 4; b++) {
+            for (d = 1; d <= 4; d++) {
+                nim_t before;
+                g.piles[0] = a, g.piles[1] = b, g.piles[2] = d, g.to_move = 0;
+                if (nim_sum(&g) == 0) continue;
+                before = g;
+                CHECK_STATUS(pn_principal_variation(solver, &game, 0, NULL, line, 64, &n),
+                             PN_STATUS_OK);
+                CHECK(memcmp(&before, &g, sizeof g) == 0);
+                CHECK(n > 0 && n % 2 == 1); /* the winner makes the first and the last move */
+                for (i = 0; i < n; i++) {
+                    CHECK(nim_play(&g, line[i]) == 0);
+                    if (i % 2 == 0) CHECK(nim_sum(&g) == 0);
+                }
+                CHECK(g.piles[0] + g.piles[1] + g.piles[2] == 0);
+                g = before;
+                lines++;
+            }
+        }
+    }
+    printf("principal variations: %d nim lines follow Bouton's strategy\n", lines);
+
+    /* A buffer too small for the line: the first moves, and the status says so. */
+    g.piles[0] = 4, g.piles[1] = 4, g.piles[2] = 1, g.to_move = 0;
+    memset(line, 0, sizeof line);
+    CHECK_STATUS(pn_principal_variation(solver, &game, 0, NULL, line, 1, &n),
+                 PN_STATUS_BUFFER_TOO_SMALL);
+    CHECK(n == 1 && nim_play(&g, line[0]) == 0 && nim_sum(&g) == 0);
+    nim_undo(&g, line[0]);
+    CHECK(line[1] == 0); /* nothing past the capacity */
+    CHECK_STATUS(pn_principal_variation(solver, &game, 0, NULL, NULL, 5, &n),
+                 PN_STATUS_NULL_POINTER);
+    CHECK_STATUS(pn_principal_variation(solver, &game, 0, NULL, line, 5, NULL),
+                 PN_STATUS_NULL_POINTER);
+    CHECK_STATUS(pn_principal_variation(solver, &game, 2, NULL, line, 5, &n),
+                 PN_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(pn_principal_variation(solver, &game, 0, NULL, (uint32_t *)mem, 5, &n),
+                 PN_STATUS_INVALID_ARGUMENT);
+
+    /* Tic-tac-toe, X's disproof: X never has a win on the line (negamax), which ends in a
+     * finished game X has not won. */
+    {
+        ttt_t t;
+        pn_game tg;
+        uint32_t end = PN_OUTCOME_UNKNOWN;
+        memset(&t, 0, sizeof t);
+        tg = ttt_game(&t);
+        CHECK_STATUS(pn_principal_variation(solver, &tg, 0, NULL, line, 64, &n), PN_STATUS_OK);
+        CHECK(n >= 5 && n <= 9);
+        for (i = 0; i < n; i++) {
+            int v;
+            CHECK(ttt_play(&t, line[i]) == 0);
+            v = ttt_negamax(&t);
+            CHECK(t.to_move == 0 ? v <= 0 : v >= 0);
+        }
+        ttt_outcome(&t, &end);
+        CHECK(end == PN_OUTCOME_DRAW || (end == PN_OUTCOME_LOSS && t.to_move == 0));
+    }
+    free(mem);
+}
+
+static void test_verify(void) {
+    pn_config c = small_config(64 * 1024, 32, 32);
+    void *mem = NULL;
+    pn_solver *solver = malloc_solver(&c, &mem);
+    ttt_t t;
+    nim_t g;
+    pn_game tg, ng;
+    pn_result r;
+
+    memset(&t, 0, sizeof t);
+    tg = ttt_game(&t);
+    /* Tic-tac-toe is a draw: neither side wins, and a claimed win is refuted. */
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &tg, 0, PN_OUTCOME_DISPROVEN, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == PN_OUTCOME_DISPROVEN && r.stats.nodes > 0);
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &tg, 1, PN_OUTCOME_DISPROVEN, NULL, &r), PN_STATUS_OK);
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &tg, 0, PN_OUTCOME_PROVEN, NULL, &r), PN_STATUS_REFUTED);
+    CHECK(r.status == PN_STATUS_REFUTED && r.outcome == PN_OUTCOME_UNKNOWN);
+    CHECK(all_bytes_are(t.cells, sizeof t.cells, 0) && t.to_move == 0);
+
+    /* Nim (3, 4, 5): the first player wins, by a move to nim-sum 0. */
+    memset(&g, 0, sizeof g);
+    g.n_piles = 3, g.piles[0] = 3, g.piles[1] = 4, g.piles[2] = 5;
+    ng = nim_game(&g);
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &ng, 0, PN_OUTCOME_PROVEN, NULL, &r), PN_STATUS_OK);
+    CHECK(r.has_best_move && nim_play(&g, r.best_move) == 0 && nim_sum(&g) == 0);
+    nim_undo(&g, r.best_move);
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &ng, 1, PN_OUTCOME_PROVEN, NULL, &r), PN_STATUS_REFUTED);
+
+    /* A node limit stops the walk; a claim that is not a claim is refused. */
+    {
+        pn_limits limits = pn_limits_default();
+        limits.max_nodes = 5;
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        r = fresh_result();
+        CHECK_STATUS(pn_verify(solver, &tg, 0, PN_OUTCOME_DISPROVEN, &limits, &r),
+                     PN_STATUS_NODE_LIMIT);
+        CHECK(r.outcome == PN_OUTCOME_UNKNOWN);
+    }
+    r = poisoned_result();
+    CHECK_STATUS(pn_verify(solver, &tg, 0, PN_OUTCOME_WIN, NULL, &r), PN_STATUS_INVALID_ARGUMENT);
+    CHECK(result_is_poisoned(&r));
+    free(mem);
+}
+
 int main(void) {
     test_version();
     test_status_strings();
@@ -766,5 +1011,8 @@ int main(void) {
     test_arguments_and_limits();
     test_stop_from_another_thread();
     test_table_save_and_load();
+    test_repetition_rules();
+    test_principal_variation();
+    test_verify();
     return finish("ffi-tests/test_c");
 }

@@ -80,11 +80,23 @@ private:
     int plays_;
 };
 
+}  // namespace
+
+// Stones only accumulate in Connect Four: declare it acyclic (tic-tac-toe keeps the default
+// draw rule, so both paths of the wrapper are used).
+template <>
+struct proofnum::GameTraits<ConnectFour> {
+    static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+};
+
+namespace {
+
 pn_config config(std::size_t table_bytes, uint32_t max_depth, uint32_t max_moves) {
     pn_config c = pn_config_default();
     c.table_bytes = table_bytes;
     c.max_depth = max_depth;
     c.max_moves = max_moves;
+    c.verify_memo_entries = 256;
     return c;
 }
 
@@ -117,6 +129,43 @@ void test_connect_four(int width, int height) {
         CHECK(b.result.outcome == (v < 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
         game.undo(uint32_t(col));
     }
+}
+
+void test_principal_variation_and_verify() {
+    proofnum::Solver solver(config(1 << 20, 48, 8));
+    ConnectFour game(4, 4);
+    std::vector<uint8_t> memo(std::size_t(1) << (4 * 5), 0);
+    // 4 x 4 is a draw: neither side wins, both claims verify, and the opposite is refuted.
+    CHECK(c4_negamax(&game.board(), memo.data()) == 0);
+    for (int side = 0; side < 2; side++) {
+        pn_side attacker = side ? PN_SIDE_SECOND : PN_SIDE_FIRST;
+        proofnum::Result v = solver.verify(game, attacker, PN_OUTCOME_DISPROVEN);
+        CHECK_STATUS(v.status, PN_STATUS_OK);
+        CHECK(v.result.outcome == PN_OUTCOME_DISPROVEN);
+        CHECK_STATUS(solver.verify(game, attacker, PN_OUTCOME_PROVEN).status, PN_STATUS_REFUTED);
+    }
+    // The line of the first player's disproof: every move legal, the first player never has
+    // a win anywhere on it (negamax, from the side to move's view), and it ends in a finished
+    // game the first player has not won.
+    pn_status status = PN_STATUS_INTERNAL_ERROR;
+    std::vector<uint32_t> line = solver.principal_variation(game, PN_SIDE_FIRST, 64, &status);
+    CHECK_STATUS(status, PN_STATUS_OK);
+    CHECK(!line.empty() && line.size() <= 16);
+    for (uint32_t col : line) {
+        game.play(col);
+        int v = c4_negamax(&game.board(), memo.data());
+        CHECK(game.side_to_move() == PN_SIDE_FIRST ? v <= 0 : v >= 0);
+    }
+    uint32_t end = PN_OUTCOME_UNKNOWN;
+    c4_outcome(&game.board(), &end);
+    CHECK(end == PN_OUTCOME_DRAW ||
+          (end == PN_OUTCOME_LOSS && game.side_to_move() == PN_SIDE_FIRST));
+    for (std::size_t i = line.size(); i-- > 0;) game.undo(line[i]);
+    CHECK(game.board().moves == 0);
+    // A short buffer: the line's start, and the status says it goes on.
+    std::vector<uint32_t> start = solver.principal_variation(game, PN_SIDE_FIRST, 3, &status);
+    CHECK_STATUS(status, PN_STATUS_BUFFER_TOO_SMALL);
+    CHECK(start.size() == 3);
 }
 
 uint64_t static_memory[1 << 15];
@@ -246,6 +295,7 @@ int main() {
     test_exceptions_stay_in_cpp();
     test_stop_from_a_thread();
     test_table_through_vectors();
+    test_principal_variation_and_verify();
     test_parallel_calls_exist();
 #if __cplusplus >= 201703L
     return finish("ffi-tests/test_cpp (C++17)");

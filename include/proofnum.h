@@ -45,6 +45,11 @@
 #define PN_DEFAULT_MAX_MOVES 64
 
 /**
+ * Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
+ */
+#define PN_DEFAULT_VERIFY_MEMO_ENTRIES 4096
+
+/**
  * Major version of the library (the crate's version).
  */
 #define PN_VERSION_MAJOR 0
@@ -178,9 +183,14 @@ enum pn_status
      */
     PN_STATUS_TABLE_TRUNCATED = 20,
     /**
+     * `pn_verify` found that the claimed result does not hold (a wrong table entry from a
+     * collision of the game's hashes, or a game whose callbacks are not consistent).
+     */
+    PN_STATUS_REFUTED = 21,
+    /**
      * A bug in proofnum: a panic was caught, or an impossible state was reached.
      */
-    PN_STATUS_INTERNAL_ERROR = 21,
+    PN_STATUS_INTERNAL_ERROR = 22,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -262,6 +272,41 @@ typedef uint32_t pn_outcome;
 #endif // __cplusplus
 
 /**
+ * How a game scores a position that repeats one on the current line; it decides how the
+ * solver shares results between transpositions.
+ */
+enum pn_repetition
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * A repeated position is a draw (the default, and the rule of most games with cycles).
+     * Solved results are shared between transpositions; unsolved numbers are kept per line.
+     */
+    PN_REPETITION_DRAW = 0,
+    /**
+     * Positions never repeat (stones only accumulate, cells only fill): no repetition checks
+     * and every result shared, the fastest setting. A game that does repeat under it can end
+     * on a limit, never with a wrong answer.
+     */
+    PN_REPETITION_ACYCLIC = 1,
+    /**
+     * A repeated position is scored by the game's `repetition_value` callback, which may
+     * favour either side; results are shared only between identical sets of positions on
+     * the line.
+     */
+    PN_REPETITION_BY_POSITION = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pn_repetition pn_repetition;
+#else
+typedef uint32_t pn_repetition;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
  * its pointer, never freed (the caller owns the memory).
  */
@@ -281,6 +326,11 @@ typedef struct pn_config {
      * hard positions; the table is lossy, so any size gives correct answers.
      */
     size_t table_bytes;
+    /**
+     * Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
+     * transposition is walked once; 0 works, walking transpositions again.
+     */
+    size_t verify_memo_entries;
     /**
      * The deepest line the search may follow, in plies (1 ..= `PN_MAX_DEPTH_LIMIT`).
      */
@@ -443,6 +493,17 @@ typedef struct pn_game {
      * Optional; needed with `clone`.
      */
     pn_free_fn free;
+    /**
+     * Required with `PN_REPETITION_BY_POSITION`, unused otherwise: writes the value, for its
+     * side to move, of a position that repeats one on the current line (`PN_OUTCOME_WIN`,
+     * `PN_OUTCOME_LOSS` or `PN_OUTCOME_DRAW`).
+     */
+    pn_outcome_fn repetition_value;
+    /**
+     * A `pn_repetition`; 0 (`PN_REPETITION_DRAW`) is right for every game, and
+     * `PN_REPETITION_ACYCLIC` much faster for games whose positions never repeat.
+     */
+    uint32_t repetition_rule;
 } pn_game;
 
 /**
@@ -559,8 +620,9 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The default configuration: a 1 MiB table, lines of up to 128 plies, up to 64 moves per
- * position, ε = 1/4, one thread per core for the parallel calls.
+ * The default configuration: a 1 MiB table, a 4096-entry verification memo, lines of up to
+ * 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
+ * calls.
  */
 struct pn_config pn_config_default(void);
 
@@ -594,6 +656,56 @@ pn_status pn_solve_value_parallel(struct pn_solver *solver,
                                   const struct pn_game *game,
                                   const struct pn_limits *limits,
                                   struct pn_result *out_result);
+
+/**
+ * Writes the principal variation of `attacker`'s search from the game's position into
+ * `moves` (room for `moves_capacity` moves) and its length to `*out_length`: the winner's
+ * shortest win and the loser's longest resistance, as far as the proofs found tell. Call it
+ * after a solve of the same position (what the table no longer holds is searched again,
+ * within `limits`); each move of the line is checked to win, or resist, on this very line.
+ *
+ * Returns `PN_STATUS_OK` when the line reaches the end of the game (or a repetition). When
+ * the walk ran but the line was cut, the moves found so far are written all the same and the
+ * status says why: `PN_STATUS_BUFFER_TOO_SMALL` (the buffer is full: the line goes on), a
+ * limit (`NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`), or
+ * `PN_STATUS_REFUTED` (the position does not go the way the search said). After a failed
+ * callback `*out_length` is 0. For any other status nothing is written.
+ *
+ * # Safety
+ * As `pn_solve`; `moves` is NULL or writable for `moves_capacity` moves and does not
+ * overlap the solver's memory; `out_length` is NULL or writable.
+ */
+pn_status pn_principal_variation(struct pn_solver *solver,
+                                 const struct pn_game *game,
+                                 uint32_t attacker,
+                                 const struct pn_limits *limits,
+                                 uint32_t *moves,
+                                 size_t moves_capacity,
+                                 size_t *out_length);
+
+/**
+ * Checks a result independently: walks the whole proof tree (`claim` is
+ * `PN_OUTCOME_PROVEN`: `attacker` wins) or disproof tree (`PN_OUTCOME_DISPROVEN`) from the
+ * game's position, accepting only leaves the game itself scores (finished games, positions
+ * without moves, repetitions). The table only suggests which move to try, so a wrong entry
+ * (a collision of its 32-bit check) cannot pass; positions it no longer holds are searched
+ * again within `limits`. Verified positions are remembered in the configured
+ * `verify_memo_entries`.
+ *
+ * Returns `PN_STATUS_OK` when the claim is verified (`outcome` is the claim, `best_move` the
+ * winning move when the winner is to move), `PN_STATUS_REFUTED` when it does not hold, or
+ * the status of a limit; `*out_result` is written in those cases, with the positions walked
+ * in `stats.nodes`. For any other status nothing is written.
+ *
+ * # Safety
+ * As `pn_solve`.
+ */
+pn_status pn_verify(struct pn_solver *solver,
+                    const struct pn_game *game,
+                    uint32_t attacker,
+                    uint32_t claim,
+                    const struct pn_limits *limits,
+                    struct pn_result *out_result);
 
 /**
  * How much memory, and aligned to what, a solver with this configuration needs: writes the
@@ -718,7 +830,7 @@ pn_status pn_table_get_info(struct pn_solver *solver, struct pn_table_info *out_
  * Copies the table (header and entries) into `buffer`, which holds `buffer_bytes` bytes, and
  * writes the number of bytes copied to `*out_bytes`. The size is `saved_bytes` of
  * `pn_table_info`; a smaller buffer gives `PN_STATUS_BUFFER_TOO_SMALL` and nothing is written.
- * The buffer must not overlap the solver's memory.
+ * The buffer must not overlap the solver's memory (`PN_STATUS_INVALID_ARGUMENT`).
  *
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`; `buffer` is NULL or writable for

@@ -50,6 +50,18 @@ struct Result {
     bool solved() const noexcept { return status == PN_STATUS_OK; }
 };
 
+/// How the wrapper declares a game class's repetition rule: the draw rule unless specialized,
+/// e.g. for a game whose positions never repeat (much faster):
+///   template <> struct proofnum::GameTraits<MyGame> {
+///       static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+///   };
+/// (Games that score repetitions themselves, PN_REPETITION_BY_POSITION, need the C table and
+/// Solver::solve_table.)
+template <class G>
+struct GameTraits {
+    static const uint32_t repetition_rule = PN_REPETITION_DRAW;
+};
+
 /// Turns a class into a pn_game. The class needs:
 ///   pn_side     side_to_move() const;
 ///   uint64_t    hash() const;
@@ -71,6 +83,7 @@ public:
         t.generate_moves = &generate_moves;
         t.play = &play;
         t.undo = &undo;
+        t.repetition_rule = GameTraits<G>::repetition_rule;
         return t;
     }
 
@@ -197,6 +210,42 @@ public:
     Result solve_value_table(const pn_game &game, const pn_limits *limits = nullptr) {
         Result r = empty();
         r.status = pn_solve_value(solver_, &game, limits, &r.result);
+        return r;
+    }
+
+    /// The principal variation of `attacker`'s search (see pn_principal_variation), at most
+    /// `max_length` moves; `*status` (if given) says whether the line is complete
+    /// (PN_STATUS_OK) or why it was cut. Throws Error when no walk could run.
+    template <class G>
+    std::vector<uint32_t> principal_variation(G &game, pn_side attacker,
+                                              std::size_t max_length = 256,
+                                              pn_status *status = nullptr,
+                                              const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::table(game);
+        std::vector<uint32_t> line(max_length);
+        std::size_t length = 0;
+        pn_status s = pn_principal_variation(solver_, &t, attacker, limits, line.data(),
+                                             line.size(), &length);
+        if (status != nullptr) *status = s;
+        if (s != PN_STATUS_OK && length == 0 && s != PN_STATUS_BUFFER_TOO_SMALL) {
+            bool walked = s == PN_STATUS_NODE_LIMIT || s == PN_STATUS_TIME_LIMIT ||
+                          s == PN_STATUS_STOPPED || s == PN_STATUS_DEPTH_LIMIT ||
+                          s == PN_STATUS_TOO_MANY_MOVES || s == PN_STATUS_REFUTED ||
+                          s == PN_STATUS_CALLBACK_FAILED || s == PN_STATUS_CALLBACK_INVALID;
+            if (!walked) throw Error(s);
+        }
+        line.resize(length);
+        return line;
+    }
+
+    /// Checks a claim (PN_OUTCOME_PROVEN or PN_OUTCOME_DISPROVEN) by walking its whole proof
+    /// tree; see pn_verify. PN_STATUS_OK when it holds, PN_STATUS_REFUTED when it does not.
+    template <class G>
+    Result verify(G &game, pn_side attacker, pn_outcome claim,
+                  const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::table(game);
+        Result r = empty();
+        r.status = pn_verify(solver_, &t, attacker, claim, limits, &r.result);
         return r;
     }
 

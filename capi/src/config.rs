@@ -22,6 +22,8 @@ pub const PN_DEFAULT_TABLE_BYTES: usize = 1 << 20;
 pub const PN_DEFAULT_MAX_DEPTH: u32 = 128;
 /// Default most moves in a position; more stops the search with `PN_STATUS_TOO_MANY_MOVES`.
 pub const PN_DEFAULT_MAX_MOVES: u32 = 64;
+/// Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
+pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 4096;
 
 const _: () = assert!(PN_TABLE_MIN_BYTES == Table::MIN_BYTES);
 const _: () = assert!(PN_MAX_DEPTH_LIMIT as usize == MAX_STACK_DEPTH);
@@ -36,6 +38,9 @@ pub struct pn_config {
     /// Bytes of the transposition table, at least `PN_TABLE_MIN_BYTES`. More is faster on
     /// hard positions; the table is lossy, so any size gives correct answers.
     pub table_bytes: usize,
+    /// Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
+    /// transposition is walked once; 0 works, walking transpositions again.
+    pub verify_memo_entries: usize,
     /// The deepest line the search may follow, in plies (1 ..= `PN_MAX_DEPTH_LIMIT`).
     pub max_depth: u32,
     /// The most moves a position may have (at least 1). The stack holds `max_depth + 1`
@@ -58,6 +63,8 @@ unsafe impl SizedStruct for pn_config {}
 pub struct Settings {
     /// Bytes of the table.
     pub table_bytes: usize,
+    /// Entries of the verification memo.
+    pub verify_memo_entries: usize,
     /// Deepest line.
     pub max_depth: usize,
     /// Most moves in a position.
@@ -73,6 +80,7 @@ impl pn_config {
     pub(crate) const DEFAULT: pn_config = pn_config {
         struct_size: core::mem::size_of::<pn_config>(),
         table_bytes: PN_DEFAULT_TABLE_BYTES,
+        verify_memo_entries: PN_DEFAULT_VERIFY_MEMO_ENTRIES,
         max_depth: PN_DEFAULT_MAX_DEPTH,
         max_moves: PN_DEFAULT_MAX_MOVES,
         epsilon_numerator: 1,
@@ -85,11 +93,18 @@ impl pn_config {
         let epsilon = Epsilon::new(self.epsilon_numerator, self.epsilon_denominator)
             .ok_or(pn_status::InvalidArgument)?;
         let depth_ok = (1..=PN_MAX_DEPTH_LIMIT).contains(&self.max_depth);
-        if self.table_bytes < PN_TABLE_MIN_BYTES || !depth_ok || self.max_moves == 0 {
+        // The searcher keeps (max_depth + 1) * max_moves child slots with 32-bit indices.
+        let slots = (self.max_depth as u64 + 1) * self.max_moves as u64;
+        if self.table_bytes < PN_TABLE_MIN_BYTES
+            || !depth_ok
+            || self.max_moves == 0
+            || slots > u32::MAX as u64
+        {
             return Err(pn_status::InvalidArgument);
         }
         Ok(Settings {
             table_bytes: self.table_bytes,
+            verify_memo_entries: self.verify_memo_entries,
             max_depth: self.max_depth as usize,
             max_moves: self.max_moves as usize,
             dfpn: DfpnConfig { epsilon },
@@ -98,8 +113,9 @@ impl pn_config {
     }
 }
 
-/// The default configuration: a 1 MiB table, lines of up to 128 plies, up to 64 moves per
-/// position, ε = 1/4, one thread per core for the parallel calls.
+/// The default configuration: a 1 MiB table, a 4096-entry verification memo, lines of up to
+/// 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
+/// calls.
 #[unsafe(no_mangle)]
 pub extern "C" fn pn_config_default() -> pn_config {
     pn_config::DEFAULT

@@ -11,7 +11,7 @@ use core::cell::Cell;
 use core::ffi::{c_int, c_void};
 
 use proofnum_core::number::Numbers;
-use proofnum_core::{Game, MoveList, Outcome, Player};
+use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::boundary::SizedStruct;
 use crate::status::pn_status;
@@ -47,6 +47,43 @@ pub enum pn_outcome {
     Proven = 4,
     /// The attacker of `pn_solve` cannot force a win.
     Disproven = 5,
+}
+
+/// How a game scores a position that repeats one on the current line; it decides how the
+/// solver shares results between transpositions.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum pn_repetition {
+    /// A repeated position is a draw (the default, and the rule of most games with cycles).
+    /// Solved results are shared between transpositions; unsolved numbers are kept per line.
+    Draw = 0,
+    /// Positions never repeat (stones only accumulate, cells only fill): no repetition checks
+    /// and every result shared, the fastest setting. A game that does repeat under it can end
+    /// on a limit, never with a wrong answer.
+    Acyclic = 1,
+    /// A repeated position is scored by the game's `repetition_value` callback, which may
+    /// favour either side; results are shared only between identical sets of positions on
+    /// the line.
+    ByPosition = 2,
+}
+
+/// The rule of each [`pn_repetition`], as the adapter's const parameter.
+pub(crate) const RULE_DRAW: u8 = 0;
+/// See [`RULE_DRAW`].
+pub(crate) const RULE_ACYCLIC: u8 = 1;
+/// See [`RULE_DRAW`].
+pub(crate) const RULE_BY_POSITION: u8 = 2;
+
+impl pn_repetition {
+    /// The rule with this value from C.
+    pub fn from_u32(value: u32) -> Result<pn_repetition, pn_status> {
+        match value {
+            0 => Ok(pn_repetition::Draw),
+            1 => Ok(pn_repetition::Acyclic),
+            2 => Ok(pn_repetition::ByPosition),
+            _ => Err(pn_status::InvalidArgument),
+        }
+    }
 }
 
 /// Writes the side to move (0 or 1) to `*out_side`.
@@ -112,6 +149,13 @@ pub struct pn_game {
     pub clone: pn_clone_fn,
     /// Optional; needed with `clone`.
     pub free: pn_free_fn,
+    /// Required with `PN_REPETITION_BY_POSITION`, unused otherwise: writes the value, for its
+    /// side to move, of a position that repeats one on the current line (`PN_OUTCOME_WIN`,
+    /// `PN_OUTCOME_LOSS` or `PN_OUTCOME_DRAW`).
+    pub repetition_value: pn_outcome_fn,
+    /// A `pn_repetition`; 0 (`PN_REPETITION_DRAW`) is right for every game, and
+    /// `PN_REPETITION_ACYCLIC` much faster for games whose positions never repeat.
+    pub repetition_rule: u32,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer and optional function
@@ -142,8 +186,9 @@ impl From<Failure> for pn_status {
     }
 }
 
-/// A [`pn_game`] whose required callbacks are present, as a [`Game`] for the core solvers.
-pub struct CGame {
+/// A [`pn_game`] whose required callbacks are present, as a [`Game`] for the core solvers;
+/// `RULE` is its repetition rule ([`RULE_DRAW`], [`RULE_ACYCLIC`] or [`RULE_BY_POSITION`]).
+pub struct CGame<const RULE: u8> {
     ctx: *mut c_void,
     side_to_move: SideFn,
     hash: HashFn,
@@ -152,20 +197,24 @@ pub struct CGame {
     play: MoveFn,
     undo: MoveFn,
     estimate: Option<EstimateFn>,
+    repetition_value: Option<SideFn>,
     /// The move buffer handed to `generate_moves` (carved from the solver's memory).
     moves: *mut u32,
     moves_cap: usize,
     failure: Cell<Option<Failure>>,
 }
 
-impl CGame {
+impl<const RULE: u8> CGame<RULE> {
     /// Checks the required callbacks and adopts the move buffer.
     ///
     /// # Safety
     /// The callbacks must be safe to call with `game.ctx` on this thread while the `CGame`
     /// lives (the C caller's contract), and `moves` must stay valid for writes and unused by
     /// anything else while the `CGame` lives.
-    pub unsafe fn new(game: &pn_game, moves: &mut [u32]) -> Result<CGame, pn_status> {
+    pub unsafe fn new(game: &pn_game, moves: &mut [u32]) -> Result<CGame<RULE>, pn_status> {
+        if RULE == RULE_BY_POSITION && game.repetition_value.is_none() {
+            return Err(pn_status::MissingCallback);
+        }
         let (
             Some(side_to_move),
             Some(hash),
@@ -193,6 +242,7 @@ impl CGame {
             play,
             undo,
             estimate: game.estimate,
+            repetition_value: game.repetition_value,
             moves: moves.as_mut_ptr(),
             moves_cap: moves.len(),
             failure: Cell::new(None),
@@ -219,12 +269,25 @@ impl CGame {
     }
 }
 
+/// XORed into the game's hashes under each rule (indexed by `RULE`), so that what a search
+/// stores under one repetition rule is never read under another: the same position can have
+/// different values under different rules, and the solver's table outlives any one game.
+/// The draw rule, the default, keeps the game's hashes as they are; the others are arbitrary
+/// odd constants (the golden-ratio and xxHash primes).
+const RULE_SALT: [u64; 3] = [0, 0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F];
+
 /// Out-values the callbacks must overwrite: no valid side, outcome or count has them.
 const UNSET_U32: u32 = u32::MAX;
 const UNSET_COUNT: usize = usize::MAX;
 
-impl Game for CGame {
+impl<const RULE: u8> Game for CGame<RULE> {
     type Move = u32;
+
+    const REPETITION_RULE: RepetitionRule = match RULE {
+        RULE_ACYCLIC => RepetitionRule::Acyclic,
+        RULE_BY_POSITION => RepetitionRule::ByPosition,
+        _ => RepetitionRule::Draw,
+    };
 
     fn side_to_move(&self) -> Player {
         let mut side = UNSET_U32;
@@ -247,7 +310,7 @@ impl Game for CGame {
         // SAFETY: as in `side_to_move`, with a `uint64_t` to write.
         let rc = unsafe { (self.hash)(self.ctx, &mut hash) };
         self.ok(rc);
-        hash
+        hash ^ RULE_SALT[RULE as usize]
     }
 
     fn outcome(&self) -> Outcome {
@@ -320,6 +383,27 @@ impl Game for CGame {
         }
         // The core clamps estimates into the unsolved range, so any value is safe.
         Numbers::new(phi, delta)
+    }
+
+    fn repetition_value(&self) -> Value {
+        let Some(repetition_value) = self.repetition_value else {
+            return Value::Draw; // only called under the by-position rule, which requires it
+        };
+        let mut value = UNSET_U32;
+        // SAFETY: as in `side_to_move`.
+        let rc = unsafe { repetition_value(self.ctx, &mut value) };
+        if !self.ok(rc) {
+            return Value::Draw;
+        }
+        match value {
+            x if x == pn_outcome::Win as u32 => Value::Win,
+            x if x == pn_outcome::Loss as u32 => Value::Loss,
+            x if x == pn_outcome::Draw as u32 => Value::Draw,
+            _ => {
+                self.fail(Failure::Invalid);
+                Value::Draw
+            }
+        }
     }
 
     fn has_failed(&self) -> bool {

@@ -45,6 +45,7 @@ pub mod config;
 pub mod game;
 pub mod parallel;
 
+pub mod proof;
 pub mod result;
 pub mod solver;
 pub mod status;

@@ -1,11 +1,17 @@
 //! The solver object, built inside the caller's memory, and the solve calls.
 //!
 //! `pn_solver_init` lays one caller buffer out as
-//! `[pn_solver][transposition table][df-pn stack][move buffer]`: the object first (so the
-//! buffer's start must be aligned for it), then regions carved with the core's
+//! `[pn_solver][transposition table][df-pn stack][move buffer][verification memo]`: the object
+//! first (so the buffer's start must be aligned for it), then regions carved with the core's
 //! [`Carver`](proofnum_core::memory::Carver), each with its alignment slack counted in
 //! `pn_solver_memory_requirements`. The object keeps `'static` borrows of its regions: they
 //! live as long as the caller keeps the memory, which is the contract of the C API.
+//!
+//! # Repetition rules
+//! The core's searcher is generic over the game type, and the repetition rule is part of that
+//! type (`Game::REPETITION_RULE`), while a C game names its rule at run time. The solver keeps
+//! one searcher in its stack region, typed for the rule of the last game it searched
+//! ([`Engine`]); a game with another rule replaces it (re-carving the stack, the only cost).
 //!
 //! # Sharing
 //! Only [`pn_solver_stop`] may run while another call uses the solver. Everything the other
@@ -17,14 +23,15 @@
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use core::mem::{align_of, size_of};
+use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use proofnum_core::memory::{Carver, bytes_for};
-use proofnum_core::{Dfpn, Status, Table, Value};
+use proofnum_core::{Dfpn, Game, Status, Table, Value};
 
 use crate::boundary::{self, guard, out, out_struct, read_input};
 use crate::config::{Settings, pn_config, pn_limits};
-use crate::game::{CGame, pn_game, pn_outcome, pn_side};
+use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
 use crate::status::pn_status;
 
@@ -39,9 +46,11 @@ pub struct pn_solver {
     /// The address the solver was built at: its regions are borrowed by address, so a copy
     /// at another address is not a solver.
     address: usize,
+    /// The first byte after the solver's memory (for overlap checks of caller buffers).
+    end: usize,
     /// Set while a call holds [`Inner`].
     busy: AtomicBool,
-    /// Set by `pn_solver_stop`; cleared when a solve call returns.
+    /// Set by `pn_solver_stop`; cleared when a search ends.
     stop: AtomicBool,
     inner: UnsafeCell<Inner>,
 }
@@ -49,11 +58,101 @@ pub struct pn_solver {
 /// What the calls change, borrowed through [`pn_solver::lock`].
 pub(crate) struct Inner {
     pub(crate) config: pn_config,
-    pub(crate) dfpn: Dfpn<'static, CGame>,
+    pub(crate) searcher: Searcher,
     /// The table's region; `Table::attach` reads its header at each call.
     pub(crate) table: &'static mut [u8],
     /// The buffer the game's `generate_moves` writes into.
     pub(crate) moves: &'static mut [u32],
+    /// Scratch memory of `pn_verify` (the set of verified positions).
+    pub(crate) memo: &'static mut [u64],
+}
+
+/// The df-pn searcher for the current game's repetition rule, in the stack region.
+pub(crate) enum Engine {
+    /// No searcher (only while one is replaced).
+    Empty,
+    /// For games whose positions never repeat.
+    Acyclic(Dfpn<'static, CGame<RULE_ACYCLIC>>),
+    /// For games where a repetition is a draw.
+    Draw(Dfpn<'static, CGame<RULE_DRAW>>),
+    /// For games that score repetitions themselves.
+    ByPosition(Dfpn<'static, CGame<RULE_BY_POSITION>>),
+}
+
+/// A game adapter type with its place in [`Engine`].
+pub(crate) trait Engined: Game<Move = u32> + Sized {
+    /// The searcher, if the engine holds this type's.
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>>;
+    /// The engine holding this searcher.
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine;
+}
+
+impl Engined for CGame<RULE_ACYCLIC> {
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+        match engine {
+            Engine::Acyclic(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+        Engine::Acyclic(dfpn)
+    }
+}
+
+impl Engined for CGame<RULE_DRAW> {
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+        match engine {
+            Engine::Draw(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+        Engine::Draw(dfpn)
+    }
+}
+
+impl Engined for CGame<RULE_BY_POSITION> {
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+        match engine {
+            Engine::ByPosition(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+        Engine::ByPosition(dfpn)
+    }
+}
+
+/// The searcher and the stack region it lives in.
+pub(crate) struct Searcher {
+    engine: Engine,
+    /// The stack region, kept as a raw pointer: the searcher borrows it, and a searcher for
+    /// another rule borrows it again once the old one is dropped.
+    stack: NonNull<u8>,
+    stack_bytes: usize,
+    settings: Settings,
+}
+
+impl Searcher {
+    /// The searcher for game type `G`, built in the stack region if the current one is for
+    /// another type.
+    fn get<G: Engined>(&mut self) -> Result<&mut Dfpn<'static, G>, pn_status> {
+        if G::slot(&mut self.engine).is_none() {
+            // Drop the other rule's searcher first: it is the only user of the stack region.
+            self.engine = Engine::Empty;
+            // SAFETY: `stack` points to `stack_bytes` initialised bytes of this solver's
+            // memory, carved for the stack at init and used by nothing else; the searcher that
+            // borrowed them was dropped above, and the new one keeps them for as long as the
+            // solver lives ('static by the C contract).
+            let stack: &'static mut [u8] =
+                unsafe { core::slice::from_raw_parts_mut(self.stack.as_ptr(), self.stack_bytes) };
+            let s = &self.settings;
+            let dfpn = Dfpn::<G>::new(stack, s.max_depth, s.max_moves, s.dfpn)
+                .map_err(pn_status::from_memory_error)?;
+            self.engine = G::wrap(dfpn);
+        }
+        G::slot(&mut self.engine).ok_or(pn_status::InternalError)
+    }
 }
 
 /// Exclusive use of a solver's [`Inner`] for one call; dropping it releases the solver.
@@ -87,6 +186,28 @@ impl pn_solver {
     /// The stop flag.
     pub(crate) fn stop_flag(&self) -> &AtomicBool {
         &self.stop
+    }
+
+    /// True when `len` bytes at `ptr` overlap this solver's memory, where no buffer the
+    /// caller hands in may be.
+    pub(crate) fn overlaps(&self, ptr: *const u8, len: usize) -> bool {
+        let (a, b) = (ptr as usize, (ptr as usize).saturating_add(len.max(1)));
+        a < self.end && self.address < b
+    }
+
+    /// Ends a search call: clears the stop request, writes the result, returns its status.
+    pub(crate) fn finish(
+        &self,
+        result: Result<pn_result, pn_status>,
+        out_result: boundary::Out<'_, pn_result>,
+    ) -> Result<(), pn_status> {
+        let result = result?;
+        self.stop.store(false, Ordering::Relaxed);
+        out_result.write(result);
+        match result.status() {
+            pn_status::Ok => Ok(()),
+            status => Err(status),
+        }
     }
 }
 
@@ -123,11 +244,14 @@ struct Layout {
 
 impl Layout {
     fn of(settings: &Settings) -> Result<Layout, pn_status> {
-        let stack_bytes = Dfpn::<CGame>::stack_bytes(settings.max_depth, settings.max_moves);
+        // Every rule's searcher has the same layout (moves are `u32` for all of them).
+        let stack_bytes =
+            Dfpn::<CGame<RULE_DRAW>>::stack_bytes(settings.max_depth, settings.max_moves);
         let total_bytes = size_of::<pn_solver>()
             .checked_add(settings.table_bytes)
             .and_then(|n| n.checked_add(stack_bytes))
             .and_then(|n| n.checked_add(bytes_for::<u32>(settings.max_moves)))
+            .and_then(|n| n.checked_add(bytes_for::<u64>(settings.verify_memo_entries)))
             .filter(|&n| n <= isize::MAX as usize && stack_bytes < usize::MAX)
             .ok_or(pn_status::InvalidArgument)?;
         Ok(Layout {
@@ -202,23 +326,33 @@ pub unsafe extern "C" fn pn_solver_init(
         let table = carver.take_filled::<u8>(settings.table_bytes, 0);
         let stack = carver.take_filled::<u8>(layout.stack_bytes, 0);
         let moves = carver.take_filled::<u32>(settings.max_moves, 0);
+        let memo = carver.take_filled::<u64>(settings.verify_memo_entries, 0);
         carver.finish().map_err(|_| pn_status::InternalError)?;
-        let (Some(table), Some(stack), Some(moves)) = (table, stack, moves) else {
+        let (Some(table), Some(stack), Some(moves), Some(memo)) = (table, stack, moves, memo)
+        else {
             return Err(pn_status::InternalError);
         };
         Table::new(&mut *table).map_err(pn_status::from_table_error)?;
-        let dfpn = Dfpn::new(stack, settings.max_depth, settings.max_moves, settings.dfpn)
-            .map_err(pn_status::from_memory_error)?;
+        let mut searcher = Searcher {
+            engine: Engine::Empty,
+            stack_bytes: stack.len(),
+            stack: NonNull::from(stack).cast(),
+            settings,
+        };
+        // The default rule's searcher now, so a layout mistake shows here and not later.
+        searcher.get::<CGame<RULE_DRAW>>()?;
         let solver = pn_solver {
             magic: SOLVER_MAGIC,
             address: base as usize,
+            end: base as usize + layout.total_bytes,
             busy: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             inner: UnsafeCell::new(Inner {
                 config,
-                dfpn,
+                searcher,
                 table,
                 moves,
+                memo,
             }),
         };
         // SAFETY: `base` is aligned for `pn_solver` (checked by `non_null`) and the first
@@ -264,36 +398,50 @@ pub unsafe extern "C" fn pn_solver_stop(solver: *mut pn_solver) -> pn_status {
     })
 }
 
-/// What a search run by `solve_*` leaves: the result, or an argument error.
-fn finish(
-    solver: &pn_solver,
-    result: Result<pn_result, pn_status>,
-    out_result: boundary::Out<'_, pn_result>,
-) -> Result<(), pn_status> {
-    let result = result?;
-    solver.stop.store(false, Ordering::Relaxed);
-    out_result.write(result);
-    match result.status() {
-        pn_status::Ok => Ok(()),
-        status => Err(status),
-    }
+/// Runs `$body` with the searcher, game adapter, table and memo typed for the game's
+/// repetition rule (the body is expanded once per rule). Evaluates to
+/// `Result<(body's value, a broken callback's status), pn_status>`.
+macro_rules! with_rule {
+    ($inner:expr, $game:expr, |$dfpn:ident, $g:ident, $table:ident, $memo:ident| $body:expr) => {
+        match $crate::game::pn_repetition::from_u32($game.repetition_rule) {
+            Err(status) => Err(status),
+            Ok($crate::game::pn_repetition::Draw) => $inner
+                .run::<{ $crate::game::RULE_DRAW }, _>($game, |$dfpn, $g, $table, $memo| $body),
+            Ok($crate::game::pn_repetition::Acyclic) => $inner
+                .run::<{ $crate::game::RULE_ACYCLIC }, _>($game, |$dfpn, $g, $table, $memo| $body),
+            Ok($crate::game::pn_repetition::ByPosition) => $inner
+                .run::<{ $crate::game::RULE_BY_POSITION }, _>($game, |$dfpn, $g, $table, $memo| {
+                    $body
+                }),
+        }
+    };
 }
+pub(crate) use with_rule;
 
 impl Inner {
-    /// Runs `search` with the game adapter and the table, and turns a broken callback into
-    /// its status whatever the search reported.
-    fn with_game<R>(
+    /// Runs `search` with the searcher for rule `R`, the game adapter, the table and the
+    /// memo, and reports a broken callback, which overrides whatever the search found.
+    pub(crate) fn run<const R: u8, Out>(
         &mut self,
         game: &pn_game,
-        search: impl FnOnce(&mut Dfpn<'static, CGame>, &mut CGame, &mut Table<'_>) -> R,
-    ) -> Result<(R, Option<pn_status>), pn_status> {
+        search: impl FnOnce(
+            &mut Dfpn<'static, CGame<R>>,
+            &mut CGame<R>,
+            &mut Table<'_>,
+            &mut [u64],
+        ) -> Out,
+    ) -> Result<(Out, Option<pn_status>), pn_status>
+    where
+        CGame<R>: Engined,
+    {
         // SAFETY: the caller of the solve call promised the callbacks may be called with
         // `ctx` on this thread during the call; `moves` is this solver's own buffer, used by
         // nothing else while the game lives (it is dropped at the end of this function).
-        let mut cgame = unsafe { CGame::new(game, self.moves)? };
+        let mut cgame = unsafe { CGame::<R>::new(game, self.moves)? };
         let mut table = Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)?;
-        let r = search(&mut self.dfpn, &mut cgame, &mut table);
-        Ok((r, cgame.failure().map(pn_status::from)))
+        let dfpn = self.searcher.get::<CGame<R>>()?;
+        let out = search(dfpn, &mut cgame, &mut table, self.memo);
+        Ok((out, cgame.failure().map(pn_status::from)))
     }
 
     /// `pn_solve`'s search.
@@ -304,21 +452,21 @@ impl Inner {
         limits: &pn_limits,
         stop: &AtomicBool,
     ) -> Result<pn_result, pn_status> {
-        let (r, failure) = self.with_game(game, |dfpn, g, table| {
+        let (r, failure) = with_rule!(self, game, |dfpn, g, table, _memo| {
             limits.with(stop, |l| dfpn.solve(g, attacker, table, l))
         })?;
         let stats = pn_stats::from(&r.stats);
         let result = match (failure, r.status) {
             (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
-            (None, Status::Proven) => {
-                let mut res = pn_result::new(pn_status::Ok, pn_outcome::Proven);
+            (None, Status::Proven | Status::Disproven) => {
+                let outcome = if r.status == Status::Proven {
+                    pn_outcome::Proven
+                } else {
+                    pn_outcome::Disproven
+                };
+                let mut res = pn_result::new(pn_status::Ok, outcome).with_move(r.best_move);
                 res.distance = r.distance as u32;
-                res.with_move(r.best_move)
-            }
-            (None, Status::Disproven) => {
-                let mut res = pn_result::new(pn_status::Ok, pn_outcome::Disproven);
-                res.distance = r.distance as u32;
-                res.with_move(r.best_move)
+                res
             }
             (None, Status::Unknown(reason)) => {
                 pn_result::new(pn_status::from_reason(reason), pn_outcome::Unknown)
@@ -335,7 +483,7 @@ impl Inner {
         limits: &pn_limits,
         stop: &AtomicBool,
     ) -> Result<pn_result, pn_status> {
-        let (r, failure) = self.with_game(game, |dfpn, g, table| {
+        let (r, failure) = with_rule!(self, game, |dfpn, g, table, _memo| {
             limits.with(stop, |l| dfpn.solve_value(g, table, l))
         })?;
         let stats = pn_stats::from(&r.stats);
@@ -398,7 +546,7 @@ pub unsafe extern "C" fn pn_solve(
         let result = locked
             .inner
             .solve(&game, attacker, &limits, solver.stop_flag());
-        finish(solver, result, out_result)
+        solver.finish(result, out_result)
     })
 }
 
@@ -428,6 +576,6 @@ pub unsafe extern "C" fn pn_solve_value(
         };
         let locked = solver.lock()?;
         let result = locked.inner.solve_value(&game, &limits, solver.stop_flag());
-        finish(solver, result, out_result)
+        solver.finish(result, out_result)
     })
 }

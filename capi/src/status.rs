@@ -61,13 +61,16 @@ pub enum pn_status {
     TableLayoutMismatch = 19,
     /// The saved table is shorter than its header says.
     TableTruncated = 20,
+    /// `pn_verify` found that the claimed result does not hold (a wrong table entry from a
+    /// collision of the game's hashes, or a game whose callbacks are not consistent).
+    Refuted = 21,
     /// A bug in proofnum: a panic was caught, or an impossible state was reached.
-    InternalError = 21,
+    InternalError = 22,
 }
 
 impl pn_status {
     /// Every status, in numeric order (each at the index of its value).
-    pub(crate) const ALL: [pn_status; 22] = [
+    pub(crate) const ALL: [pn_status; 23] = [
         pn_status::Ok,
         pn_status::NullPointer,
         pn_status::BadStructSize,
@@ -89,6 +92,7 @@ impl pn_status {
         pn_status::TableVersionMismatch,
         pn_status::TableLayoutMismatch,
         pn_status::TableTruncated,
+        pn_status::Refuted,
         pn_status::InternalError,
     ];
 
@@ -123,6 +127,7 @@ impl pn_status {
             pn_status::TableVersionMismatch => c"saved table has an incompatible layout version",
             pn_status::TableLayoutMismatch => c"saved table has another byte order or entry size",
             pn_status::TableTruncated => c"saved table is shorter than its header says",
+            pn_status::Refuted => c"the claimed result does not hold",
             pn_status::InternalError => c"internal error in proofnum (a bug): please report it",
         }
     }

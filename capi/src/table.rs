@@ -37,14 +37,6 @@ impl Inner {
         // The header is the solver's own; if it no longer reads, the memory was overwritten.
         Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)
     }
-
-    /// True when `len` bytes at `ptr` overlap this solver's table region.
-    fn overlaps_table(&self, ptr: *const u8, len: usize) -> bool {
-        let start = self.table.as_ptr() as usize;
-        let end = start + self.table.len();
-        let (a, b) = (ptr as usize, (ptr as usize).saturating_add(len));
-        a < end && start < b
-    }
 }
 
 /// Empties the transposition table: every position is forgotten, the generation is reset,
@@ -107,7 +99,7 @@ pub unsafe extern "C" fn pn_table_get_info(
 /// Copies the table (header and entries) into `buffer`, which holds `buffer_bytes` bytes, and
 /// writes the number of bytes copied to `*out_bytes`. The size is `saved_bytes` of
 /// `pn_table_info`; a smaller buffer gives `PN_STATUS_BUFFER_TOO_SMALL` and nothing is written.
-/// The buffer must not overlap the solver's memory.
+/// The buffer must not overlap the solver's memory (`PN_STATUS_INVALID_ARGUMENT`).
 ///
 /// # Safety
 /// `solver` is NULL or a pointer from `pn_solver_init`; `buffer` is NULL or writable for
@@ -126,10 +118,7 @@ pub unsafe extern "C" fn pn_table_save(
         if buffer.is_null() {
             return Err(pn_status::NullPointer);
         }
-        if locked
-            .inner
-            .overlaps_table(buffer as *const u8, buffer_bytes)
-        {
+        if solver.overlaps(buffer as *const u8, buffer_bytes) {
             return Err(pn_status::InvalidArgument);
         }
         // SAFETY: forwarded from the caller; the buffer is not the table (checked above).
@@ -167,7 +156,7 @@ pub unsafe extern "C" fn pn_table_load(
         if bytes.is_null() {
             return Err(pn_status::NullPointer);
         }
-        if locked.inner.overlaps_table(bytes as *const u8, length) {
+        if solver.overlaps(bytes as *const u8, length) {
             return Err(pn_status::InvalidArgument);
         }
         // SAFETY: forwarded from the caller; the bytes are not the table (checked above).

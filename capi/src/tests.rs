@@ -133,6 +133,8 @@ impl Pile {
             estimate: None,
             clone: None,
             free: None,
+            repetition_value: None,
+            repetition_rule: crate::game::pn_repetition::Acyclic as u32,
         }
     }
 
@@ -195,6 +197,36 @@ fn subtraction_game_values_follow_the_multiples_of_four() {
         }
         assert_eq!((pile.stones, pile.to_move), (n, 0), "restored");
     }
+}
+
+#[test]
+fn the_principal_variation_takes_the_pile_to_multiples_of_four() {
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(if cfg!(miri) { 6 } else { 11 });
+    let game = pile.table();
+    let mut line = [0u32; 16];
+    let mut n = 0;
+    // SAFETY: valid pointers; `line` does not overlap the solver.
+    let s = unsafe {
+        crate::proof::pn_principal_variation(
+            solver,
+            &game,
+            0,
+            null(),
+            line.as_mut_ptr(),
+            line.len(),
+            &mut n,
+        )
+    };
+    assert_eq!(s, pn_status::Ok);
+    let mut stones = pile.stones;
+    for (i, &take) in line[..n].iter().enumerate() {
+        stones -= take;
+        if i % 2 == 0 {
+            assert_eq!(stones % 4, 0, "the winner leaves a multiple of four");
+        }
+    }
+    assert_eq!(stones, 0);
 }
 
 #[test]

@@ -183,6 +183,8 @@ int main(int argc, char **argv) {
     game.estimate = NULL;
     game.clone = NULL;
     game.free = NULL;
+    game.repetition_value = NULL;
+    game.repetition_rule = PN_REPETITION_ACYCLIC; /* stones only accumulate */
 
     memset(&result, 0, sizeof result);
     result.struct_size = sizeof result;
@@ -196,7 +198,18 @@ int main(int argc, char **argv) {
                             : result.outcome == PN_OUTCOME_LOSS ? "loss"
                                                                 : "draw";
         printf("value: %s for the %s\n", value, player[board.moves & 1]);
+        uint32_t line[WIDTH * HEIGHT];
+        size_t length = 0, i;
+        /* The winner's shortest win (or the loser's longest resistance, or a drawing line). */
+        uint32_t attacker = result.outcome == PN_OUTCOME_LOSS ? (uint32_t)((board.moves & 1) ^ 1)
+                                                              : (uint32_t)(board.moves & 1);
         if (result.has_best_move) printf("best move: column %u\n", (unsigned)result.best_move + 1);
+        status = pn_principal_variation(solver, &game, attacker, &limits, line,
+                                        WIDTH * HEIGHT, &length);
+        printf("line:");
+        for (i = 0; i < length; i++) printf(" %u", (unsigned)line[i] + 1);
+        printf("%s\n", status == PN_STATUS_OK ? "" : " ...");
+        status = PN_STATUS_OK;
     } else {
         printf("value: unknown (%s)\n", pn_status_str(status));
     }

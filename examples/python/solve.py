@@ -20,6 +20,7 @@ from operator import xor
 PN_STATUS_OK = 0
 PN_OUTCOME_UNKNOWN, PN_OUTCOME_WIN, PN_OUTCOME_LOSS, PN_OUTCOME_DRAW = 0, 1, 2, 3
 PN_OUTCOME_PROVEN, PN_OUTCOME_DISPROVEN = 4, 5
+PN_REPETITION_DRAW, PN_REPETITION_ACYCLIC = 0, 1
 PN_ABI_VERSION = 1
 OUTCOME_NAMES = {0: "unknown", 1: "win", 2: "loss", 3: "draw", 4: "proven", 5: "disproven"}
 
@@ -28,6 +29,7 @@ class Config(C.Structure):
     _fields_ = [
         ("struct_size", C.c_size_t),
         ("table_bytes", C.c_size_t),
+        ("verify_memo_entries", C.c_size_t),
         ("max_depth", C.c_uint32),
         ("max_moves", C.c_uint32),
         ("epsilon_numerator", C.c_uint32),
@@ -58,6 +60,8 @@ class Game(C.Structure):
         ("estimate", C.c_void_p),  # optional callbacks left NULL
         ("clone", C.c_void_p),
         ("free", C.c_void_p),
+        ("repetition_value", C.c_void_p),  # only for PN_REPETITION_BY_POSITION
+        ("repetition_rule", C.c_uint32),
     ]
 
 
@@ -152,6 +156,9 @@ class CallbackGame:
     play(move) and undo(move). An exception inside a callback must not unwind into C, so each
     callback catches everything and returns -1 (the solver then reports a failed callback)."""
 
+    # Both games here only add stones to the board or take them away: no position repeats.
+    repetition_rule = PN_REPETITION_ACYCLIC
+
     def table(self):
         def guarded(body):
             def callback(*args):
@@ -185,7 +192,8 @@ class CallbackGame:
             MOVE_FN(guarded(lambda _ctx, m: self.play(m))),
             MOVE_FN(guarded(lambda _ctx, m: self.undo(m))),
         )
-        return Game(C.sizeof(Game), None, *self._callbacks, None, None, None)
+        return Game(C.sizeof(Game), None, *self._callbacks, None, None, None, None,
+                    self.repetition_rule)
 
 
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]

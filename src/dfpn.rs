@@ -55,7 +55,7 @@
 use core::mem::size_of;
 
 use crate::game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
-use crate::limits::{Limits, Reason};
+use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
@@ -130,7 +130,7 @@ pub(crate) fn framed(value: Value, mover: Player, attacker: Player) -> Numbers {
 pub(crate) struct Frame {
     /// The game's hash of the position (for repetition checks).
     pub(crate) hash: u64,
-    /// The table key of the position.
+    /// Walkers only: the key under which a verified position is remembered.
     pub(crate) key: u64,
     /// XOR of the path contributions of the positions above.
     pub(crate) path_key: u64,
@@ -398,7 +398,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let mut path_key = 0;
         for i in 0..base {
             self.frames[i].path_key = path_key;
-            path_key ^= path_contribution(self.frames[i].hash);
+            path_key ^= self.contribution(self.frames[i].hash);
             self.filter_add(self.frames[i].hash);
         }
 
@@ -499,7 +499,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
         }
         self.frames[base] = Frame {
             hash,
-            key: self.position_key(hash),
             path_key,
             threshold,
             own: Numbers::UNIT,
@@ -541,6 +540,21 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 self.abort = Some(reason);
                 continue;
             }
+            if self.stats.mid_calls % CLOCK_POLL_INTERVAL == 0 {
+                let root_frame = self.frames[self.base];
+                let root = self.evaluate(&root_frame).numbers;
+                let stats = self.stats;
+                limits.report(
+                    |elapsed_us| Progress {
+                        mid_calls: stats.mid_calls,
+                        nodes: stats.nodes,
+                        max_depth: stats.max_depth,
+                        root,
+                        elapsed_us,
+                    },
+                    self.start_us,
+                );
+            }
             if d + 1 >= self.frames.len() {
                 self.abort = Some(Reason::DepthLimit);
                 continue;
@@ -580,10 +594,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
         self.frames[d].fresh = false;
         game.play(child.mv);
         let hash = game.hash();
-        let path_key = frame.path_key ^ path_contribution(frame.hash);
+        let path_key = frame.path_key ^ self.contribution(frame.hash);
         self.frames[d + 1] = Frame {
             hash,
-            key: self.position_key(hash),
             path_key,
             threshold,
             own: Numbers::UNIT,
@@ -754,7 +767,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             self.frames[d].n_children = 0;
             return Ok(());
         }
-        let child_path_key = frame.path_key ^ path_contribution(frame.hash);
+        let child_path_key = frame.path_key ^ self.contribution(frame.hash);
         let mut kept = 0;
         let excluded = if d == self.base {
             self.root_excluded
@@ -841,6 +854,16 @@ impl<'m, G: Game> Dfpn<'m, G> {
             RepetitionRule::ByPosition => game.repetition_value(),
         };
         framed(value, mover, self.attacker)
+    }
+
+    /// A position's contribution to the path keys below it (none in acyclic games, which never
+    /// use path keys).
+    #[inline]
+    pub(crate) fn contribution(&self, hash: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => 0,
+            RepetitionRule::Draw | RepetitionRule::ByPosition => path_contribution(hash),
+        }
     }
 
     /// The key of a position's results that hold whatever the path.

@@ -79,7 +79,7 @@ pub mod value;
 
 pub use dfpn::{Dfpn, DfpnConfig, Job};
 pub use game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
-pub use limits::{Limits, Reason};
+pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};

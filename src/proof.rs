@@ -16,7 +16,7 @@
 //! remembered in a caller-supplied set of full 64-bit keys so transpositions are walked once;
 //! only a collision of the game's own 64-bit hash can fool the walk.
 
-use crate::dfpn::{Child, Dfpn, Frame, framed, known_value, path_contribution};
+use crate::dfpn::{Child, Dfpn, Frame, framed, known_value};
 use crate::game::{Game, MoveList, Player, RepetitionRule};
 use crate::limits::{Limits, Reason};
 use crate::number::{INFINITE, Numbers};
@@ -175,10 +175,7 @@ impl<G: Game> Dfpn<'_, G> {
         self.frames[0].excluded = 0;
         self.set_exhaustive(true);
         let cut = loop {
-            if k >= max_len {
-                break Some(Reason::TooManyMoves);
-            }
-            if k + 1 >= self.max_depth() || k + self.max_moves() > self.children.len() {
+            if k > self.max_depth() {
                 break Some(Reason::DepthLimit);
             }
             let excluded = self.frames[k].excluded;
@@ -195,6 +192,9 @@ impl<G: Game> Dfpn<'_, G> {
                 let (Some(mv), Some(index)) = (r.best_move, self.root_best) else {
                     break None; // a finished game or a repetition ends the line
                 };
+                if k >= max_len {
+                    break Some(Reason::TooManyMoves); // the line goes on beyond the buffer
+                }
                 self.frames[k].chosen = index;
                 self.children[k].mv = mv;
                 game.play(mv);
@@ -312,7 +312,7 @@ impl<G: Game> Dfpn<'_, G> {
             match self.walk_next(depth, w) {
                 Next::Decided(r) => result = Some(r),
                 Next::Child(index) => {
-                    if depth + 1 >= self.max_depth() {
+                    if depth + 1 > self.max_depth() {
                         return self.walk_abort(game, depth, Reason::DepthLimit);
                     }
                     self.frames[depth].best = index;
@@ -406,7 +406,7 @@ impl<G: Game> Dfpn<'_, G> {
         }
         let path_key = match depth {
             0 => 0,
-            d => self.frames[d - 1].path_key ^ path_contribution(self.frames[d - 1].hash),
+            d => self.frames[d - 1].path_key ^ self.contribution(self.frames[d - 1].hash),
         };
         // Proofs never rely on repetitions under the draw rule, so they hold on every path (as
         // everything does in acyclic games); anything else is remembered for this set of
@@ -462,7 +462,7 @@ impl<G: Game> Dfpn<'_, G> {
                 let flip = child_mover != mover;
                 let known =
                     known_value(game.outcome()).map(|value| framed(value, child_mover, w.attacker));
-                let child_path = path_key ^ path_contribution(hash);
+                let child_path = path_key ^ self.contribution(hash);
                 let numbers = known.or_else(|| {
                     self.lookup(table, child_hash, child_path)
                         .filter(|(e, _)| e.numbers.is_solved())

@@ -430,3 +430,72 @@ fn epsilon_zero_and_quarter_agree_and_report_statistics() {
         assert!(r.stats.max_depth >= 5 && r.stats.max_depth <= 9);
     }
 }
+
+#[test]
+fn progress_reports_arrive_during_a_long_search() {
+    let mut table_memory = vec![0u8; Table::MIN_BYTES];
+    let mut table = Table::new(&mut table_memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
+    let mut dfpn = Dfpn::<TicTacToe>::new(&mut stack, 9, 9, DfpnConfig::default()).unwrap();
+    let mut seen: Vec<proofnum::Progress> = Vec::new();
+    let mut record = |p: &proofnum::Progress| seen.push(*p);
+    let mut limits = Limits {
+        progress: Some(&mut record),
+        ..Limits::default()
+    };
+    let r = dfpn.solve(
+        &mut TicTacToe::default(),
+        Player::First,
+        &mut table,
+        &mut limits,
+    );
+    assert_eq!(r.status, Status::Disproven);
+    let expected = r.stats.mid_calls / proofnum::limits::CLOCK_POLL_INTERVAL;
+    assert!(expected >= 1, "a one-bucket table makes this search long");
+    assert_eq!(seen.len() as u64, expected);
+    assert!(seen.windows(2).all(|w| w[0].mid_calls < w[1].mid_calls));
+    assert!(
+        seen.iter()
+            .all(|p| !p.root.is_solved() && p.elapsed_us.is_none())
+    );
+}
+
+#[test]
+fn walks_use_the_whole_stack_depth() {
+    // Tic-tac-toe lines are at most 9 plies: a stack of exactly 9 must be enough for the
+    // solve, the principal variation of a draw (which fills the board) and the proof check.
+    let mut table_memory = vec![0u8; Table::required_bytes(1024)];
+    let mut table = Table::new(&mut table_memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
+    let mut dfpn = Dfpn::<TicTacToe>::new(&mut stack, 9, 9, DfpnConfig::default()).unwrap();
+    let mut game = TicTacToe::default();
+    let r = dfpn.solve(&mut game, Player::First, &mut table, &mut Limits::default());
+    assert_eq!(r.status, Status::Disproven);
+    let mut line = [0u8; 9];
+    let pv = dfpn.principal_variation(
+        &mut game,
+        Player::First,
+        &mut table,
+        &mut line,
+        &mut Limits::default(),
+    );
+    assert_eq!((pv.len, pv.cut), (9, None), "a drawn line fills the board");
+    let mut memo = vec![0u64; 4096];
+    let check = dfpn.verify(
+        &mut game,
+        Player::First,
+        Status::Disproven,
+        &mut table,
+        &mut memo,
+        &mut Limits::default(),
+    );
+    assert_eq!(check.verdict, proofnum::Verdict::Verified);
+    // A stack far too shallow is reported as such, not crashed on. (Eight plies would still
+    // do: the last position's children are finished games, scored without a frame.)
+    let mut short = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(4, 9)];
+    let mut dfpn = Dfpn::<TicTacToe>::new(&mut short, 4, 9, DfpnConfig::default()).unwrap();
+    table.clear();
+    let r = dfpn.solve(&mut game, Player::First, &mut table, &mut Limits::default());
+    assert_eq!(r.status, Status::Unknown(Reason::DepthLimit));
+    assert_eq!(game.cells, [0; 9]);
+}

@@ -492,6 +492,23 @@ static uint64_t fake_clock(void *ctx) {
     return *now;
 }
 
+typedef struct {
+    pn_solver *solver;
+    int reports;
+    uint64_t last_nodes;
+    int monotonic;
+} progress_log;
+
+/* Counts reports, checks they grow, and stops the search at the third. */
+static void on_progress(void *ctx, const pn_progress *p) {
+    progress_log *log = (progress_log *)ctx;
+    if (p->struct_size != sizeof *p || p->nodes < log->last_nodes || p->root_phi == 0) {
+        log->monotonic = 0;
+    }
+    log->last_nodes = p->nodes;
+    if (++log->reports == 3) pn_solver_stop(log->solver);
+}
+
 static void test_arguments_and_limits(void) {
     pn_config c = small_config(1 << 20, 48, 8);
     void *mem = NULL;
@@ -554,6 +571,19 @@ static void test_arguments_and_limits(void) {
     CHECK_STATUS(pn_solve_value(solver, &game, &limits, &r), PN_STATUS_TIME_LIMIT);
     CHECK(r.outcome == PN_OUTCOME_UNKNOWN && r.stats.elapsed_us >= 1000000);
     CHECK(now > 0);
+
+    /* Progress reports, every 1024 steps; this callback stops the search at the third. */
+    {
+        progress_log log = {NULL, 0, 0, 1};
+        log.solver = solver;
+        limits = pn_limits_default();
+        limits.progress = on_progress;
+        limits.progress_ctx = &log;
+        r = fresh_result();
+        CHECK_STATUS(pn_solve(solver, &game, 0, &limits, &r), PN_STATUS_STOPPED);
+        CHECK(log.reports == 3 && log.monotonic);
+        CHECK(r.stats.mid_calls >= 3 * 1024 && r.stats.mid_calls < 4 * 1024);
+    }
 
     /* Depth and move limits, in solvers too small for tic-tac-toe. */
     {

@@ -362,6 +362,47 @@ typedef struct pn_config {
 typedef uint64_t (*pn_clock_fn)(void *ctx);
 
 /**
+ * A snapshot of a running search, handed to the limits' `progress` callback.
+ */
+typedef struct pn_progress {
+    /**
+     * `sizeof(pn_progress)`, set by the library: fields are only ever added at the end.
+     */
+    size_t struct_size;
+    /**
+     * Interior node visits (MID calls) so far.
+     */
+    uint64_t mid_calls;
+    /**
+     * Positions evaluated so far.
+     */
+    uint64_t nodes;
+    /**
+     * Deepest ply reached so far.
+     */
+    uint64_t max_depth;
+    /**
+     * Microseconds since the search began on the limits' clock; 0 without a clock.
+     */
+    uint64_t elapsed_us;
+    /**
+     * The root's proof number for its side to move: how many leaves must still be solved to
+     * show it wins (0: it does; `UINT32_MAX`: it does not).
+     */
+    uint32_t root_phi;
+    /**
+     * The root's disproof number for its side to move.
+     */
+    uint32_t root_delta;
+} pn_progress;
+
+/**
+ * Called with a snapshot every 1024 search steps, for progress displays. It must not unwind
+ * or longjmp, and may call only `pn_solver_stop` on the solver.
+ */
+typedef void (*pn_progress_fn)(void *ctx, const struct pn_progress *progress);
+
+/**
  * The budget of one solve call. Start from `pn_limits_default()` (no limit); passing NULL
  * for the limits means the same.
  */
@@ -389,6 +430,14 @@ typedef struct pn_limits {
      * Passed to `clock`.
      */
     void *clock_ctx;
+    /**
+     * Optional progress reports.
+     */
+    pn_progress_fn progress;
+    /**
+     * Passed to `progress`.
+     */
+    void *progress_ctx;
 } pn_limits;
 
 /**

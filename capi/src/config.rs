@@ -4,6 +4,7 @@
 use core::ffi::c_void;
 
 use proofnum_core::dfpn::MAX_STACK_DEPTH;
+use proofnum_core::limits::Progress;
 use proofnum_core::{DfpnConfig, Epsilon, Limits, Table};
 
 use crate::boundary::{self, SizedStruct};
@@ -125,6 +126,46 @@ pub extern "C" fn pn_config_default() -> pn_config {
 /// unwind or longjmp.
 pub type pn_clock_fn = Option<unsafe extern "C" fn(ctx: *mut c_void) -> u64>;
 
+/// A snapshot of a running search, handed to the limits' `progress` callback.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct pn_progress {
+    /// `sizeof(pn_progress)`, set by the library: fields are only ever added at the end.
+    pub struct_size: usize,
+    /// Interior node visits (MID calls) so far.
+    pub mid_calls: u64,
+    /// Positions evaluated so far.
+    pub nodes: u64,
+    /// Deepest ply reached so far.
+    pub max_depth: u64,
+    /// Microseconds since the search began on the limits' clock; 0 without a clock.
+    pub elapsed_us: u64,
+    /// The root's proof number for its side to move: how many leaves must still be solved to
+    /// show it wins (0: it does; `UINT32_MAX`: it does not).
+    pub root_phi: u32,
+    /// The root's disproof number for its side to move.
+    pub root_delta: u32,
+}
+
+impl From<&Progress> for pn_progress {
+    fn from(p: &Progress) -> pn_progress {
+        pn_progress {
+            struct_size: core::mem::size_of::<pn_progress>(),
+            mid_calls: p.mid_calls,
+            nodes: p.nodes,
+            max_depth: p.max_depth as u64,
+            elapsed_us: p.elapsed_us.unwrap_or(0),
+            root_phi: p.root.phi,
+            root_delta: p.root.delta,
+        }
+    }
+}
+
+/// Called with a snapshot every 1024 search steps, for progress displays. It must not unwind
+/// or longjmp, and may call only `pn_solver_stop` on the solver.
+pub type pn_progress_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, progress: *const pn_progress)>;
+
 /// The budget of one solve call. Start from `pn_limits_default()` (no limit); passing NULL
 /// for the limits means the same.
 #[repr(C)]
@@ -143,6 +184,10 @@ pub struct pn_limits {
     pub clock: pn_clock_fn,
     /// Passed to `clock`.
     pub clock_ctx: *mut c_void,
+    /// Optional progress reports.
+    pub progress: pn_progress_fn,
+    /// Passed to `progress`.
+    pub progress_ctx: *mut c_void,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first; integers, an optional function pointer
@@ -157,6 +202,8 @@ impl pn_limits {
         max_time_us: PN_UNLIMITED,
         clock: None,
         clock_ctx: core::ptr::null_mut(),
+        progress: None,
+        progress_ctx: core::ptr::null_mut(),
     };
 
     /// Reads optional limits from C: NULL is no limit.
@@ -195,8 +242,21 @@ impl pn_limits {
             clock: None,
             ..Limits::none()
         };
+        let (progress, progress_ctx) = (self.progress, self.progress_ctx);
+        let mut report = move |p: &Progress| {
+            if let Some(f) = progress {
+                let snapshot = pn_progress::from(p);
+                // SAFETY: the caller of the solve call promised that `progress` may be called
+                // with `progress_ctx` from this thread during the call; the snapshot lives
+                // across the call.
+                unsafe { f(progress_ctx, &snapshot) }
+            }
+        };
         if clock.is_some() {
             limits.clock = Some(&mut tick);
+        }
+        if progress.is_some() {
+            limits.progress = Some(&mut report);
         }
         body(&mut limits)
     }

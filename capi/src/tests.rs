@@ -230,6 +230,25 @@ fn the_principal_variation_takes_the_pile_to_multiples_of_four() {
 }
 
 #[test]
+fn switching_repetition_rules_rebuilds_the_searcher_in_place() {
+    let (_memory, solver) = solver(&small_config());
+    for rule in [1u32, 0, 1, 0] {
+        let mut pile = Pile::new(5);
+        let mut game = pile.table();
+        game.repetition_rule = rule;
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        // SAFETY: valid pointers; the pile outlives the call.
+        let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+        assert_eq!(
+            (s, r.outcome),
+            (pn_status::Ok, pn_outcome::Win as u32),
+            "rule {rule}"
+        );
+        assert_eq!((r.has_best_move, r.best_move), (1, 1));
+    }
+}
+
+#[test]
 fn garbage_from_a_callback_is_an_error_not_an_answer() {
     let (_memory, solver) = solver(&small_config());
     let mut pile = Pile::new(5);

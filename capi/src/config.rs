@@ -1,0 +1,315 @@
+//! The solver's configuration (fixed at init: it decides the memory layout) and the limits
+//! of one search (given to every solve call).
+
+use core::ffi::c_void;
+
+use proofnum_core::dfpn::MAX_STACK_DEPTH;
+use proofnum_core::limits::Progress;
+use proofnum_core::{DfpnConfig, Epsilon, Limits, Table};
+
+use crate::boundary::{self, SizedStruct};
+use crate::status::pn_status;
+
+/// "No limit", for the limits in [`pn_limits`].
+pub const PN_UNLIMITED: u64 = u64::MAX;
+/// The smallest `table_bytes`: a header, one bucket of four entries and alignment slack.
+pub const PN_TABLE_MIN_BYTES: usize = 191;
+/// The largest `max_depth`.
+pub const PN_MAX_DEPTH_LIMIT: u32 = 65534;
+/// Default transposition table size: 1 MiB, 16 384 buckets of four entries.
+pub const PN_DEFAULT_TABLE_BYTES: usize = 1 << 20;
+/// Default deepest line, in plies: enough for most board games; a deeper line stops the
+/// search with `PN_STATUS_DEPTH_LIMIT`.
+pub const PN_DEFAULT_MAX_DEPTH: u32 = 128;
+/// Default most moves in a position; more stops the search with `PN_STATUS_TOO_MANY_MOVES`.
+pub const PN_DEFAULT_MAX_MOVES: u32 = 64;
+/// Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
+pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 4096;
+
+const _: () = assert!(PN_TABLE_MIN_BYTES == Table::MIN_BYTES);
+const _: () = assert!(PN_MAX_DEPTH_LIMIT as usize == MAX_STACK_DEPTH);
+
+/// How a solver is built. Start from `pn_config_default()` and change what you need; the
+/// memory a configuration needs comes from `pn_solver_memory_requirements`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct pn_config {
+    /// `sizeof(pn_config)`.
+    pub struct_size: usize,
+    /// Bytes of the transposition table, at least `PN_TABLE_MIN_BYTES`. More is faster on
+    /// hard positions; the table is lossy, so any size gives correct answers.
+    pub table_bytes: usize,
+    /// Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
+    /// transposition is walked once; 0 works, walking transpositions again.
+    pub verify_memo_entries: usize,
+    /// The deepest line the search may follow, in plies (1 ..= `PN_MAX_DEPTH_LIMIT`).
+    pub max_depth: u32,
+    /// The most moves a position may have (at least 1). The stack holds `max_depth + 1`
+    /// frames of up to `max_moves` children.
+    pub max_moves: u32,
+    /// ε of the 1+ε trick as `epsilon_numerator / epsilon_denominator`; 1/4 by default
+    /// (Pawlewicz and Lew's best value for df-pn); 0/1 gives classic df-pn.
+    pub epsilon_numerator: u32,
+    /// See `epsilon_numerator`; must not be 0.
+    pub epsilon_denominator: u32,
+    /// Worker threads of the parallel calls (`std` builds); 0 means one per available core.
+    pub threads: u32,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields.
+unsafe impl SizedStruct for pn_config {}
+
+/// A configuration checked for range.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Bytes of the table.
+    pub table_bytes: usize,
+    /// Entries of the verification memo.
+    pub verify_memo_entries: usize,
+    /// Deepest line.
+    pub max_depth: usize,
+    /// Most moves in a position.
+    pub max_moves: usize,
+    /// The df-pn settings.
+    pub dfpn: DfpnConfig,
+    /// Worker threads (0: one per core).
+    pub threads: u32,
+}
+
+impl pn_config {
+    /// The defaults.
+    pub(crate) const DEFAULT: pn_config = pn_config {
+        struct_size: core::mem::size_of::<pn_config>(),
+        table_bytes: PN_DEFAULT_TABLE_BYTES,
+        verify_memo_entries: PN_DEFAULT_VERIFY_MEMO_ENTRIES,
+        max_depth: PN_DEFAULT_MAX_DEPTH,
+        max_moves: PN_DEFAULT_MAX_MOVES,
+        epsilon_numerator: 1,
+        epsilon_denominator: 4,
+        threads: 0,
+    };
+
+    /// Checks every field's range.
+    pub fn settings(&self) -> Result<Settings, pn_status> {
+        let epsilon = Epsilon::new(self.epsilon_numerator, self.epsilon_denominator)
+            .ok_or(pn_status::InvalidArgument)?;
+        let depth_ok = (1..=PN_MAX_DEPTH_LIMIT).contains(&self.max_depth);
+        // The searcher keeps (max_depth + 1) * max_moves child slots with 32-bit indices.
+        let slots = (self.max_depth as u64 + 1) * self.max_moves as u64;
+        if self.table_bytes < PN_TABLE_MIN_BYTES
+            || !depth_ok
+            || self.max_moves == 0
+            || slots > u32::MAX as u64
+        {
+            return Err(pn_status::InvalidArgument);
+        }
+        Ok(Settings {
+            table_bytes: self.table_bytes,
+            verify_memo_entries: self.verify_memo_entries,
+            max_depth: self.max_depth as usize,
+            max_moves: self.max_moves as usize,
+            dfpn: DfpnConfig { epsilon },
+            threads: self.threads,
+        })
+    }
+}
+
+/// The default configuration: a 1 MiB table, a 4096-entry verification memo, lines of up to
+/// 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
+/// calls.
+#[unsafe(no_mangle)]
+pub extern "C" fn pn_config_default() -> pn_config {
+    pn_config::DEFAULT
+}
+
+/// A monotonic clock for time limits: microseconds since any fixed point. It must not fail,
+/// unwind or longjmp.
+pub type pn_clock_fn = Option<unsafe extern "C" fn(ctx: *mut c_void) -> u64>;
+
+/// A snapshot of a running search, handed to the limits' `progress` callback.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct pn_progress {
+    /// `sizeof(pn_progress)`, set by the library: fields are only ever added at the end.
+    pub struct_size: usize,
+    /// Interior node visits (MID calls) so far.
+    pub mid_calls: u64,
+    /// Positions evaluated so far.
+    pub nodes: u64,
+    /// Deepest ply reached so far.
+    pub max_depth: u64,
+    /// Microseconds since the search began on the limits' clock; 0 without a clock.
+    pub elapsed_us: u64,
+    /// The root's proof number for its side to move: how many leaves must still be solved to
+    /// show it wins (0: it does; `UINT32_MAX`: it does not).
+    pub root_phi: u32,
+    /// The root's disproof number for its side to move.
+    pub root_delta: u32,
+}
+
+impl From<&Progress> for pn_progress {
+    fn from(p: &Progress) -> pn_progress {
+        pn_progress {
+            struct_size: core::mem::size_of::<pn_progress>(),
+            mid_calls: p.mid_calls,
+            nodes: p.nodes,
+            max_depth: p.max_depth as u64,
+            elapsed_us: p.elapsed_us.unwrap_or(0),
+            root_phi: p.root.phi,
+            root_delta: p.root.delta,
+        }
+    }
+}
+
+/// Called with a snapshot every 1024 search steps, for progress displays. It must not unwind
+/// or longjmp, and may call only `pn_solver_stop` on the solver.
+pub type pn_progress_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, progress: *const pn_progress)>;
+
+/// The budget of one solve call. Start from `pn_limits_default()` (no limit); passing NULL
+/// for the limits means the same.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct pn_limits {
+    /// `sizeof(pn_limits)`.
+    pub struct_size: usize,
+    /// Stop with `PN_STATUS_NODE_LIMIT` after evaluating this many positions;
+    /// `PN_UNLIMITED` for no limit.
+    pub max_nodes: u64,
+    /// Stop with `PN_STATUS_TIME_LIMIT` once `clock` has advanced this many microseconds;
+    /// `PN_UNLIMITED` for no limit. A time limit needs a clock.
+    pub max_time_us: u64,
+    /// The clock for `max_time_us`, polled every 1024 search steps; may be NULL without a
+    /// time limit.
+    pub clock: pn_clock_fn,
+    /// Passed to `clock`.
+    pub clock_ctx: *mut c_void,
+    /// Optional progress reports.
+    pub progress: pn_progress_fn,
+    /// Passed to `progress`.
+    pub progress_ctx: *mut c_void,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first; integers, an optional function pointer
+// and a raw pointer are valid for every bit pattern.
+unsafe impl SizedStruct for pn_limits {}
+
+impl pn_limits {
+    /// No limit.
+    pub(crate) const NONE: pn_limits = pn_limits {
+        struct_size: core::mem::size_of::<pn_limits>(),
+        max_nodes: PN_UNLIMITED,
+        max_time_us: PN_UNLIMITED,
+        clock: None,
+        clock_ctx: core::ptr::null_mut(),
+        progress: None,
+        progress_ctx: core::ptr::null_mut(),
+    };
+
+    /// Reads optional limits from C: NULL is no limit.
+    ///
+    /// # Safety
+    /// As [`boundary::read_input`].
+    pub unsafe fn read(ptr: *const pn_limits) -> Result<pn_limits, pn_status> {
+        if ptr.is_null() {
+            return Ok(pn_limits::NONE);
+        }
+        // SAFETY: forwarded from the caller.
+        let limits = unsafe { boundary::read_input(ptr)? };
+        if limits.max_time_us != PN_UNLIMITED && limits.clock.is_none() {
+            return Err(pn_status::InvalidArgument);
+        }
+        Ok(limits)
+    }
+
+    /// Runs `body` with these limits as the core's [`Limits`], polling `stop`.
+    pub fn with<R>(
+        &self,
+        stop: &core::sync::atomic::AtomicBool,
+        body: impl FnOnce(&mut Limits<'_>) -> R,
+    ) -> R {
+        let (clock, ctx) = (self.clock, self.clock_ctx);
+        let mut tick = move || match clock {
+            // SAFETY: the caller of the solve call promised that `clock` may be called with
+            // `clock_ctx` from this thread for the duration of the call.
+            Some(f) => unsafe { f(ctx) },
+            None => 0,
+        };
+        let mut limits = Limits {
+            max_nodes: self.max_nodes,
+            max_time_us: self.max_time_us,
+            stop: Some(stop),
+            clock: None,
+            ..Limits::none()
+        };
+        let (progress, progress_ctx) = (self.progress, self.progress_ctx);
+        let mut report = move |p: &Progress| {
+            if let Some(f) = progress {
+                let snapshot = pn_progress::from(p);
+                // SAFETY: the caller of the solve call promised that `progress` may be called
+                // with `progress_ctx` from this thread during the call; the snapshot lives
+                // across the call.
+                unsafe { f(progress_ctx, &snapshot) }
+            }
+        };
+        if clock.is_some() {
+            limits.clock = Some(&mut tick);
+        }
+        if progress.is_some() {
+            limits.progress = Some(&mut report);
+        }
+        body(&mut limits)
+    }
+}
+
+/// No limit: `PN_UNLIMITED` nodes and time, no clock.
+#[unsafe(no_mangle)]
+pub extern "C" fn pn_limits_default() -> pn_limits {
+    pn_limits::NONE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_ranges_are_checked() {
+        let c = pn_config_default();
+        let s = c.settings().unwrap();
+        assert_eq!(s.dfpn, DfpnConfig::default());
+        for bad in [
+            pn_config {
+                epsilon_denominator: 0,
+                ..c
+            },
+            pn_config { max_moves: 0, ..c },
+            pn_config { max_depth: 0, ..c },
+            pn_config {
+                max_depth: PN_MAX_DEPTH_LIMIT + 1,
+                ..c
+            },
+            pn_config {
+                table_bytes: PN_TABLE_MIN_BYTES - 1,
+                ..c
+            },
+        ] {
+            assert_eq!(bad.settings().err(), Some(pn_status::InvalidArgument));
+        }
+    }
+
+    #[test]
+    fn a_time_limit_needs_a_clock() {
+        let l = pn_limits {
+            max_time_us: 5,
+            ..pn_limits::NONE
+        };
+        // SAFETY: a valid pointer to a local.
+        assert_eq!(
+            unsafe { pn_limits::read(&l) }.err(),
+            Some(pn_status::InvalidArgument)
+        );
+        // SAFETY: NULL means no limit.
+        let none = unsafe { pn_limits::read(core::ptr::null()) }.unwrap();
+        assert_eq!(none.max_nodes, PN_UNLIMITED);
+    }
+}

@@ -1,0 +1,423 @@
+//! The game as a table of C callbacks, and the adapter that makes it a [`Game`].
+//!
+//! Every callback takes the game's `void *ctx` first and returns an `int`: 0 for success,
+//! anything else for an error the game wants to report. Values come back through
+//! out-pointers that the adapter pre-fills with an impossible value, so a callback that
+//! reports garbage, or nothing, is caught: the adapter records the first failure, answers the
+//! solver with a harmless placeholder, and [`Game::has_failed`] stops the search with an error
+//! status. A result found after a failure is never reported.
+
+use core::cell::Cell;
+use core::ffi::{c_int, c_void};
+
+use proofnum_core::number::Numbers;
+use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
+
+use crate::boundary::SizedStruct;
+use crate::status::pn_status;
+
+/// A player: the first player to move in the game, or the other one.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum pn_side {
+    /// The player who moves first from the game's start.
+    First = 0,
+    /// The other player.
+    Second = 1,
+}
+
+/// What is known about a position, or what a search found.
+///
+/// The game's `outcome` callback reports one of the first four, for the side to move.
+/// `pn_solve_value` reports `WIN`, `LOSS`, `DRAW` (for the side to move) or `UNKNOWN`;
+/// `pn_solve` reports `PROVEN` (the attacker forces a win), `DISPROVEN` (it cannot) or
+/// `UNKNOWN`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum pn_outcome {
+    /// Not known (without search), or the search ended without an answer.
+    Unknown = 0,
+    /// The side to move wins.
+    Win = 1,
+    /// The side to move loses.
+    Loss = 2,
+    /// Neither side can force a win (or the game ended drawn).
+    Draw = 3,
+    /// The attacker of `pn_solve` can force a win.
+    Proven = 4,
+    /// The attacker of `pn_solve` cannot force a win.
+    Disproven = 5,
+}
+
+/// How a game scores a position that repeats one on the current line; it decides how the
+/// solver shares results between transpositions.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum pn_repetition {
+    /// A repeated position is a draw (the default, and the rule of most games with cycles).
+    /// Solved results are shared between transpositions; unsolved numbers are kept per line.
+    Draw = 0,
+    /// Positions never repeat (stones only accumulate, cells only fill): no repetition checks
+    /// and every result shared, the fastest setting. A game that does repeat under it can end
+    /// on a limit, never with a wrong answer.
+    Acyclic = 1,
+    /// A repeated position is scored by the game's `repetition_value` callback, which may
+    /// favour either side; results are shared only between identical sets of positions on
+    /// the line.
+    ByPosition = 2,
+}
+
+/// The rule of each [`pn_repetition`], as the adapter's const parameter.
+pub(crate) const RULE_DRAW: u8 = 0;
+/// See [`RULE_DRAW`].
+pub(crate) const RULE_ACYCLIC: u8 = 1;
+/// See [`RULE_DRAW`].
+pub(crate) const RULE_BY_POSITION: u8 = 2;
+
+impl pn_repetition {
+    /// The rule with this value from C.
+    pub fn from_u32(value: u32) -> Result<pn_repetition, pn_status> {
+        match value {
+            0 => Ok(pn_repetition::Draw),
+            1 => Ok(pn_repetition::Acyclic),
+            2 => Ok(pn_repetition::ByPosition),
+            _ => Err(pn_status::InvalidArgument),
+        }
+    }
+}
+
+/// Writes the side to move (0 or 1) to `*out_side`.
+pub type pn_side_to_move_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, out_side: *mut u32) -> c_int>;
+/// Writes a 64-bit hash of the position, including the side to move, to `*out_hash`. Equal
+/// positions must hash equal; different ones should differ (Zobrist hashing is the usual way).
+pub type pn_hash_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, out_hash: *mut u64) -> c_int>;
+/// Writes what is known about the position without search to `*out_outcome`: one of
+/// `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, for the side to
+/// move. A position that is not over is `PN_OUTCOME_UNKNOWN`.
+pub type pn_outcome_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, out_outcome: *mut u32) -> c_int>;
+/// Lists the legal moves of a position whose outcome is unknown: writes up to `cap` moves to
+/// `moves` and the number of legal moves to `*out_n`. When there are more than `cap`, write
+/// none and report the true count: the search stops with `PN_STATUS_TOO_MANY_MOVES`. A
+/// position without moves is lost for the side to move (report other results through
+/// `outcome`).
+pub type pn_generate_moves_fn = Option<
+    unsafe extern "C" fn(ctx: *mut c_void, moves: *mut u32, cap: usize, out_n: *mut usize) -> c_int,
+>;
+/// Plays a move that `generate_moves` listed in this position, or takes back the move just
+/// played.
+pub type pn_move_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, mv: u32) -> c_int>;
+/// Optional: a heuristic estimate of how hard the side to move's win is to prove
+/// (`*out_phi`) and to disprove (`*out_delta`), df-pn+ style; clamped to 1 ..= 2^32 - 2.
+/// Without it every position starts at (1, 1).
+pub type pn_estimate_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, out_phi: *mut u32, out_delta: *mut u32) -> c_int>;
+/// Optional, for the parallel calls: makes an independent copy of the game for a worker
+/// thread and writes its context to `*out_ctx`.
+pub type pn_clone_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, out_ctx: *mut *mut c_void) -> c_int>;
+/// Optional, for the parallel calls: frees a copy made by `clone`.
+pub type pn_free_fn = Option<unsafe extern "C" fn(ctx: *mut c_void)>;
+
+/// A game, as a context pointer and callbacks. The position is one mutable state that `play`
+/// and `undo` change; the solver restores it before a solve call returns (unless a callback
+/// fails). Callbacks run on the thread that called the solve function, must not unwind
+/// (C++ exceptions) or `longjmp` out, and must not call this solver (only `pn_solver_stop`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct pn_game {
+    /// `sizeof(pn_game)`.
+    pub struct_size: usize,
+    /// Passed as the first argument of every callback.
+    pub ctx: *mut c_void,
+    /// Required.
+    pub side_to_move: pn_side_to_move_fn,
+    /// Required.
+    pub hash: pn_hash_fn,
+    /// Required.
+    pub outcome: pn_outcome_fn,
+    /// Required.
+    pub generate_moves: pn_generate_moves_fn,
+    /// Required.
+    pub play: pn_move_fn,
+    /// Required.
+    pub undo: pn_move_fn,
+    /// Optional (NULL: every position starts at (1, 1)).
+    pub estimate: pn_estimate_fn,
+    /// Optional; needed by the parallel calls.
+    pub clone: pn_clone_fn,
+    /// Optional; needed with `clone`.
+    pub free: pn_free_fn,
+    /// Required with `PN_REPETITION_BY_POSITION`, unused otherwise: writes the value, for its
+    /// side to move, of a position that repeats one on the current line (`PN_OUTCOME_WIN`,
+    /// `PN_OUTCOME_LOSS` or `PN_OUTCOME_DRAW`).
+    pub repetition_value: pn_outcome_fn,
+    /// A `pn_repetition`; 0 (`PN_REPETITION_DRAW`) is right for every game, and
+    /// `PN_REPETITION_ACYCLIC` much faster for games whose positions never repeat.
+    pub repetition_rule: u32,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer and optional function
+// pointers, all valid for every bit pattern.
+unsafe impl SizedStruct for pn_game {}
+
+type SideFn = unsafe extern "C" fn(*mut c_void, *mut u32) -> c_int;
+type HashFn = unsafe extern "C" fn(*mut c_void, *mut u64) -> c_int;
+type GenerateFn = unsafe extern "C" fn(*mut c_void, *mut u32, usize, *mut usize) -> c_int;
+type MoveFn = unsafe extern "C" fn(*mut c_void, u32) -> c_int;
+type EstimateFn = unsafe extern "C" fn(*mut c_void, *mut u32, *mut u32) -> c_int;
+
+/// How a game broke its contract; the first failure is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A callback returned non-zero.
+    Failed,
+    /// A callback reported an out-of-range value.
+    Invalid,
+}
+
+impl From<Failure> for pn_status {
+    fn from(f: Failure) -> pn_status {
+        match f {
+            Failure::Failed => pn_status::CallbackFailed,
+            Failure::Invalid => pn_status::CallbackInvalid,
+        }
+    }
+}
+
+/// A [`pn_game`] whose required callbacks are present, as a [`Game`] for the core solvers;
+/// `RULE` is its repetition rule ([`RULE_DRAW`], [`RULE_ACYCLIC`] or [`RULE_BY_POSITION`]).
+pub struct CGame<const RULE: u8> {
+    ctx: *mut c_void,
+    side_to_move: SideFn,
+    hash: HashFn,
+    outcome: SideFn,
+    generate_moves: GenerateFn,
+    play: MoveFn,
+    undo: MoveFn,
+    estimate: Option<EstimateFn>,
+    repetition_value: Option<SideFn>,
+    /// The move buffer handed to `generate_moves` (carved from the solver's memory).
+    moves: *mut u32,
+    moves_cap: usize,
+    failure: Cell<Option<Failure>>,
+}
+
+impl<const RULE: u8> CGame<RULE> {
+    /// Checks the required callbacks and adopts the move buffer.
+    ///
+    /// # Safety
+    /// The callbacks must be safe to call with `game.ctx` on this thread while the `CGame`
+    /// lives (the C caller's contract), and `moves` must stay valid for writes and unused by
+    /// anything else while the `CGame` lives.
+    pub unsafe fn new(game: &pn_game, moves: &mut [u32]) -> Result<CGame<RULE>, pn_status> {
+        if RULE == RULE_BY_POSITION && game.repetition_value.is_none() {
+            return Err(pn_status::MissingCallback);
+        }
+        let (
+            Some(side_to_move),
+            Some(hash),
+            Some(outcome),
+            Some(generate_moves),
+            Some(play),
+            Some(undo),
+        ) = (
+            game.side_to_move,
+            game.hash,
+            game.outcome,
+            game.generate_moves,
+            game.play,
+            game.undo,
+        )
+        else {
+            return Err(pn_status::MissingCallback);
+        };
+        Ok(CGame {
+            ctx: game.ctx,
+            side_to_move,
+            hash,
+            outcome,
+            generate_moves,
+            play,
+            undo,
+            estimate: game.estimate,
+            repetition_value: game.repetition_value,
+            moves: moves.as_mut_ptr(),
+            moves_cap: moves.len(),
+            failure: Cell::new(None),
+        })
+    }
+
+    /// The first failure, if a callback broke the contract.
+    pub fn failure(&self) -> Option<Failure> {
+        self.failure.get()
+    }
+
+    fn fail(&self, failure: Failure) {
+        if self.failure.get().is_none() {
+            self.failure.set(Some(failure));
+        }
+    }
+
+    /// Records a non-zero return code; true when the call succeeded.
+    fn ok(&self, rc: c_int) -> bool {
+        if rc != 0 {
+            self.fail(Failure::Failed);
+        }
+        rc == 0
+    }
+}
+
+/// XORed into the game's hashes under each rule (indexed by `RULE`), so that what a search
+/// stores under one repetition rule is never read under another: the same position can have
+/// different values under different rules, and the solver's table outlives any one game.
+/// The draw rule, the default, keeps the game's hashes as they are; the others are arbitrary
+/// odd constants (the golden-ratio and xxHash primes).
+const RULE_SALT: [u64; 3] = [0, 0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F];
+
+/// Out-values the callbacks must overwrite: no valid side, outcome or count has them.
+const UNSET_U32: u32 = u32::MAX;
+const UNSET_COUNT: usize = usize::MAX;
+
+impl<const RULE: u8> Game for CGame<RULE> {
+    type Move = u32;
+
+    const REPETITION_RULE: RepetitionRule = match RULE {
+        RULE_ACYCLIC => RepetitionRule::Acyclic,
+        RULE_BY_POSITION => RepetitionRule::ByPosition,
+        _ => RepetitionRule::Draw,
+    };
+
+    fn side_to_move(&self) -> Player {
+        let mut side = UNSET_U32;
+        // SAFETY: `new`'s contract: the callback may be called with `ctx` here; `side` is a
+        // valid, aligned `uint32_t` for it to write.
+        let rc = unsafe { (self.side_to_move)(self.ctx, &mut side) };
+        match side {
+            _ if !self.ok(rc) => Player::First,
+            0 => Player::First,
+            1 => Player::Second,
+            _ => {
+                self.fail(Failure::Invalid);
+                Player::First
+            }
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        let mut hash = 0;
+        // SAFETY: as in `side_to_move`, with a `uint64_t` to write.
+        let rc = unsafe { (self.hash)(self.ctx, &mut hash) };
+        self.ok(rc);
+        hash ^ RULE_SALT[RULE as usize]
+    }
+
+    fn outcome(&self) -> Outcome {
+        let mut outcome = UNSET_U32;
+        // SAFETY: as in `side_to_move`.
+        let rc = unsafe { (self.outcome)(self.ctx, &mut outcome) };
+        if !self.ok(rc) {
+            return Outcome::Unknown;
+        }
+        match outcome {
+            x if x == pn_outcome::Unknown as u32 => Outcome::Unknown,
+            x if x == pn_outcome::Win as u32 => Outcome::Win,
+            x if x == pn_outcome::Loss as u32 => Outcome::Loss,
+            x if x == pn_outcome::Draw as u32 => Outcome::Draw,
+            _ => {
+                self.fail(Failure::Invalid);
+                Outcome::Unknown
+            }
+        }
+    }
+
+    fn generate_moves(&self, list: &mut MoveList<'_, u32>) {
+        let cap = self.moves_cap.min(list.capacity());
+        let mut n = UNSET_COUNT;
+        // SAFETY: `new`'s contract; `self.moves` holds `moves_cap >= cap` writable `u32`s used
+        // by nothing else while the callback runs, and `n` is a valid `size_t` to write.
+        let rc = unsafe { (self.generate_moves)(self.ctx, self.moves, cap, &mut n) };
+        if !self.ok(rc) {
+            return;
+        }
+        if n == UNSET_COUNT {
+            self.fail(Failure::Invalid);
+            return;
+        }
+        // SAFETY: `self.moves` holds `moves_cap` initialised `u32`s (carved and zeroed by the
+        // solver), which the callback may have overwritten with other `u32`s; no reference to
+        // them exists outside this function.
+        let written = unsafe { core::slice::from_raw_parts(self.moves, n.min(cap)) };
+        for &mv in written {
+            list.push(mv);
+        }
+        if n > cap {
+            // More moves than the buffer holds: push one more so the list records the
+            // overflow and the solver stops with `TooManyMoves`.
+            list.push(0);
+        }
+    }
+
+    fn play(&mut self, mv: u32) {
+        // SAFETY: `new`'s contract.
+        let rc = unsafe { (self.play)(self.ctx, mv) };
+        self.ok(rc);
+    }
+
+    fn undo(&mut self, mv: u32) {
+        // SAFETY: `new`'s contract.
+        let rc = unsafe { (self.undo)(self.ctx, mv) };
+        self.ok(rc);
+    }
+
+    fn estimate(&self) -> Numbers {
+        let Some(estimate) = self.estimate else {
+            return Numbers::UNIT;
+        };
+        let (mut phi, mut delta) = (1, 1);
+        // SAFETY: `new`'s contract; two valid `uint32_t`s to write.
+        let rc = unsafe { estimate(self.ctx, &mut phi, &mut delta) };
+        if !self.ok(rc) {
+            return Numbers::UNIT;
+        }
+        // The core clamps estimates into the unsolved range, so any value is safe.
+        Numbers::new(phi, delta)
+    }
+
+    fn repetition_value(&self) -> Value {
+        let Some(repetition_value) = self.repetition_value else {
+            return Value::Draw; // only called under the by-position rule, which requires it
+        };
+        let mut value = UNSET_U32;
+        // SAFETY: as in `side_to_move`.
+        let rc = unsafe { repetition_value(self.ctx, &mut value) };
+        if !self.ok(rc) {
+            return Value::Draw;
+        }
+        match value {
+            x if x == pn_outcome::Win as u32 => Value::Win,
+            x if x == pn_outcome::Loss as u32 => Value::Loss,
+            x if x == pn_outcome::Draw as u32 => Value::Draw,
+            _ => {
+                self.fail(Failure::Invalid);
+                Value::Draw
+            }
+        }
+    }
+
+    fn has_failed(&self) -> bool {
+        self.failure.get().is_some()
+    }
+}
+
+impl pn_side {
+    /// The side with this value from C.
+    pub fn player(value: u32) -> Result<Player, pn_status> {
+        match value {
+            0 => Ok(Player::First),
+            1 => Ok(Player::Second),
+            _ => Err(pn_status::InvalidArgument),
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! # proofnum C ABI
+//!
+//! The C interface of [proofnum](proofnum_core): a proof-number solver placed inside memory
+//! the caller hands in, solving games given as tables of callbacks. The header
+//! `include/proofnum.h` is generated from this crate by cbindgen (`capi/cbindgen.toml`); every
+//! exported item's doc comment becomes its comment there.
+//!
+//! # Conventions
+//! - Every function returns a [`pn_status`] (0 is [`pn_status::Ok`]) unless it cannot fail.
+//!   [`pn_status_str`] names a status; values arriving from C are taken as `uint32_t` and
+//!   mapped, never reinterpreted as a Rust enum.
+//! - Results go through out-pointers and are written only when the call succeeds (a search
+//!   that ran writes its result even when it ended without an answer; see [`pn_solve`]).
+//! - Every buffer pointer is followed by its length in elements.
+//! - Every input struct begins with `size_t struct_size`, set to `sizeof` the struct, so the
+//!   struct can grow without breaking old callers.
+//! - No Rust panic crosses the boundary: every export runs inside [`boundary::guard`], which
+//!   turns a panic into [`pn_status::InternalError`] on targets with a standard library, and
+//!   bare-metal builds (`target_os = "none"`) abort in this crate's panic handler.
+//!
+//! # Memory
+//! Like zstd's static contexts: [`pn_solver_memory_requirements`] says how many bytes and
+//! which alignment a [`pn_config`] needs, [`pn_solver_init`] builds the solver inside that
+//! memory (the solver object, its transposition table, its search stack and its move buffer,
+//! all from the one buffer), and there is nothing to free: the caller owns the memory and may
+//! reuse it once the solver is no longer used.
+//!
+//! # Features
+//! - `std` (default): the parallel solver's calls. Without it they exist and return
+//!   [`pn_status::Unsupported`], so the header is one ABI for every build. The standard
+//!   library itself is linked on every target that has one, for the panic boundary; only
+//!   bare-metal targets build without it.
+#![no_std]
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+// The exported names are C's (`pn_solver`, `pn_status`): one spelling on both sides.
+#![allow(non_camel_case_types)]
+
+#[cfg(not(target_os = "none"))]
+extern crate std;
+
+// In the order the header presents them.
+pub mod boundary;
+pub mod config;
+pub mod game;
+pub mod parallel;
+
+pub mod proof;
+pub mod result;
+pub mod solver;
+pub mod status;
+pub mod table;
+#[cfg(test)]
+mod tests;
+pub mod version;
+
+pub use config::{pn_config, pn_limits};
+pub use game::{pn_game, pn_outcome, pn_side};
+pub use result::{pn_result, pn_stats};
+pub use solver::{
+    pn_solve, pn_solve_value, pn_solver, pn_solver_init, pn_solver_memory_requirements,
+};
+pub use status::{pn_status, pn_status_str};
+
+/// Bare-metal builds have no unwinding and no process to abort: a panic (which the solver
+/// never raises on valid input) stops the program with a trap instruction where the
+/// architecture has one (a HardFault on Cortex-M), otherwise by spinning forever.
+#[cfg(all(target_os = "none", not(test)))]
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo<'_>) -> ! {
+    #[cfg(any(target_arch = "arm", target_arch = "aarch64"))]
+    // SAFETY: `udf` is the architecturally undefined instruction: it raises an exception and
+    // never returns, which is what `noreturn` promises; it touches no memory.
+    unsafe {
+        core::arch::asm!("udf #0", options(noreturn, nomem, nostack))
+    }
+    #[cfg(not(any(target_arch = "arm", target_arch = "aarch64")))]
+    loop {
+        core::hint::spin_loop();
+    }
+}

@@ -1,0 +1,104 @@
+//! What a solve call reports: status, outcome, best move, statistics.
+
+use proofnum_core::Stats;
+
+use crate::boundary::SizedStruct;
+use crate::game::pn_outcome;
+use crate::status::pn_status;
+
+/// Counters of one solve call.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct pn_stats {
+    /// Positions evaluated (made, looked up and taken back).
+    pub nodes: u64,
+    /// Interior node visits (MID calls): the search's work.
+    pub mid_calls: u64,
+    /// Deepest ply reached below the root.
+    pub max_depth: u64,
+    /// Positions found repeating one on the current line.
+    pub repetitions: u64,
+    /// Transposition table lookups.
+    pub table_probes: u64,
+    /// Lookups that found their position.
+    pub table_hits: u64,
+    /// Table writes.
+    pub table_stores: u64,
+    /// Writes that evicted another position's entry.
+    pub table_drops: u64,
+    /// Microseconds on the limits' clock; 0 without a clock.
+    pub elapsed_us: u64,
+}
+
+impl From<&Stats> for pn_stats {
+    fn from(s: &Stats) -> pn_stats {
+        pn_stats {
+            nodes: s.nodes,
+            mid_calls: s.mid_calls,
+            max_depth: s.max_depth as u64,
+            repetitions: s.repetitions,
+            table_probes: s.table.probes,
+            table_hits: s.table.hits,
+            table_stores: s.table.stores,
+            table_drops: s.table.drops,
+            elapsed_us: s.elapsed_us.unwrap_or(0),
+        }
+    }
+}
+
+/// The result of a solve call. Set `struct_size` to `sizeof(pn_result)` before the call;
+/// the call fills in everything else.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct pn_result {
+    /// `sizeof(pn_result)`, set by the caller.
+    pub struct_size: usize,
+    /// The call's status (a `pn_status`): `PN_STATUS_OK` when solved, otherwise why the
+    /// search ended without an answer.
+    pub status: u32,
+    /// A `pn_outcome`: `PROVEN`/`DISPROVEN` from `pn_solve`, `WIN`/`LOSS`/`DRAW` for the side
+    /// to move from `pn_solve_value`, `UNKNOWN` when the search ended without an answer.
+    pub outcome: u32,
+    /// 1 when `best_move` holds a move, 0 otherwise (a finished game, no moves, or a failed
+    /// callback).
+    pub has_best_move: u32,
+    /// When solved: the move that achieves the outcome (the winning move, the drawing move,
+    /// the defence that resists longest). When not: the move the search found most promising,
+    /// with no guarantee.
+    pub best_move: u32,
+    /// From `pn_solve`, when solved: plies to the end of the solved line (shortest win,
+    /// longest loss), saturated at 1023. 0 otherwise.
+    pub distance: u32,
+    /// Counters.
+    pub stats: pn_stats,
+}
+
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields.
+unsafe impl SizedStruct for pn_result {}
+
+impl pn_result {
+    /// A result with this status and outcome, no move and no counters.
+    pub fn new(status: pn_status, outcome: pn_outcome) -> pn_result {
+        pn_result {
+            struct_size: core::mem::size_of::<pn_result>(),
+            status: status as u32,
+            outcome: outcome as u32,
+            has_best_move: 0,
+            best_move: 0,
+            distance: 0,
+            stats: pn_stats::default(),
+        }
+    }
+
+    /// Sets the best move.
+    pub fn with_move(mut self, best_move: Option<u32>) -> pn_result {
+        self.has_best_move = best_move.is_some() as u32;
+        self.best_move = best_move.unwrap_or(0);
+        self
+    }
+
+    /// The status as the enum (it was written by this library, so it is always known).
+    pub fn status(&self) -> pn_status {
+        pn_status::from_u32(self.status).unwrap_or(pn_status::InternalError)
+    }
+}

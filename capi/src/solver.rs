@@ -1,0 +1,581 @@
+//! The solver object, built inside the caller's memory, and the solve calls.
+//!
+//! `pn_solver_init` lays one caller buffer out as
+//! `[pn_solver][transposition table][df-pn stack][move buffer][verification memo]`: the object
+//! first (so the buffer's start must be aligned for it), then regions carved with the core's
+//! [`Carver`](proofnum_core::memory::Carver), each with its alignment slack counted in
+//! `pn_solver_memory_requirements`. The object keeps `'static` borrows of its regions: they
+//! live as long as the caller keeps the memory, which is the contract of the C API.
+//!
+//! # Repetition rules
+//! The core's searcher is generic over the game type, and the repetition rule is part of that
+//! type (`Game::REPETITION_RULE`), while a C game names its rule at run time. The solver keeps
+//! one searcher in its stack region, typed for the rule of the last game it searched
+//! ([`Engine`]); a game with another rule replaces it (re-carving the stack, the only cost).
+//!
+//! # Sharing
+//! Only [`pn_solver_stop`] may run while another call uses the solver. Everything the other
+//! calls change sits behind an `UnsafeCell` that a call borrows through [`pn_solver::lock`]:
+//! an atomic busy flag makes a second, overlapping call (another thread, or a callback calling
+//! back in) return `PN_STATUS_BUSY` instead of aliasing the first one's state. The stop flag is
+//! atomic and outside the cell, so `pn_solver_stop` never touches what the search holds.
+
+use core::cell::UnsafeCell;
+use core::ffi::c_void;
+use core::mem::{align_of, size_of};
+use core::ptr::NonNull;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use proofnum_core::memory::{Carver, bytes_for};
+use proofnum_core::{Dfpn, Game, Status, Table, Value};
+
+use crate::boundary::{self, guard, out, out_struct, read_input};
+use crate::config::{Settings, pn_config, pn_limits};
+use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
+use crate::result::{pn_result, pn_stats};
+use crate::status::pn_status;
+
+/// Marks memory that holds a solver ("PNSOLVER" in ASCII).
+const SOLVER_MAGIC: u64 = u64::from_be_bytes(*b"PNSOLVER");
+
+/// A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
+/// its pointer, never freed (the caller owns the memory).
+pub struct pn_solver {
+    /// [`SOLVER_MAGIC`] once initialised.
+    magic: u64,
+    /// The address the solver was built at: its regions are borrowed by address, so a copy
+    /// at another address is not a solver.
+    address: usize,
+    /// The first byte after the solver's memory (for overlap checks of caller buffers).
+    end: usize,
+    /// Set while a call holds [`Inner`].
+    busy: AtomicBool,
+    /// Set by `pn_solver_stop`; cleared when a search ends.
+    stop: AtomicBool,
+    inner: UnsafeCell<Inner>,
+}
+
+/// What the calls change, borrowed through [`pn_solver::lock`].
+pub(crate) struct Inner {
+    pub(crate) config: pn_config,
+    pub(crate) searcher: Searcher,
+    /// The table's region; `Table::attach` reads its header at each call.
+    pub(crate) table: &'static mut [u8],
+    /// The buffer the game's `generate_moves` writes into.
+    pub(crate) moves: &'static mut [u32],
+    /// Scratch memory of `pn_verify` (the set of verified positions).
+    pub(crate) memo: &'static mut [u64],
+}
+
+/// The df-pn searcher for the current game's repetition rule, in the stack region.
+pub(crate) enum Engine {
+    /// No searcher (only while one is replaced).
+    Empty,
+    /// For games whose positions never repeat.
+    Acyclic(Dfpn<'static, CGame<RULE_ACYCLIC>>),
+    /// For games where a repetition is a draw.
+    Draw(Dfpn<'static, CGame<RULE_DRAW>>),
+    /// For games that score repetitions themselves.
+    ByPosition(Dfpn<'static, CGame<RULE_BY_POSITION>>),
+}
+
+/// A game adapter type with its place in [`Engine`].
+pub(crate) trait Engined: Game<Move = u32> + Sized {
+    /// The searcher, if the engine holds this type's.
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>>;
+    /// The engine holding this searcher.
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine;
+}
+
+impl Engined for CGame<RULE_ACYCLIC> {
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+        match engine {
+            Engine::Acyclic(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+        Engine::Acyclic(dfpn)
+    }
+}
+
+impl Engined for CGame<RULE_DRAW> {
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+        match engine {
+            Engine::Draw(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+        Engine::Draw(dfpn)
+    }
+}
+
+impl Engined for CGame<RULE_BY_POSITION> {
+    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+        match engine {
+            Engine::ByPosition(d) => Some(d),
+            _ => None,
+        }
+    }
+    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+        Engine::ByPosition(dfpn)
+    }
+}
+
+/// The searcher and the stack region it lives in.
+pub(crate) struct Searcher {
+    engine: Engine,
+    /// The stack region, kept as a raw pointer: the searcher borrows it, and a searcher for
+    /// another rule borrows it again once the old one is dropped.
+    stack: NonNull<u8>,
+    stack_bytes: usize,
+    settings: Settings,
+}
+
+impl Searcher {
+    /// The searcher for game type `G`, built in the stack region if the current one is for
+    /// another type.
+    fn get<G: Engined>(&mut self) -> Result<&mut Dfpn<'static, G>, pn_status> {
+        if G::slot(&mut self.engine).is_none() {
+            // Drop the other rule's searcher first: it is the only user of the stack region.
+            self.engine = Engine::Empty;
+            // SAFETY: `stack` points to `stack_bytes` initialised bytes of this solver's
+            // memory, carved for the stack at init and used by nothing else; the searcher that
+            // borrowed them was dropped above, and the new one keeps them for as long as the
+            // solver lives ('static by the C contract).
+            let stack: &'static mut [u8] =
+                unsafe { core::slice::from_raw_parts_mut(self.stack.as_ptr(), self.stack_bytes) };
+            let s = &self.settings;
+            let dfpn = Dfpn::<G>::new(stack, s.max_depth, s.max_moves, s.dfpn)
+                .map_err(pn_status::from_memory_error)?;
+            self.engine = G::wrap(dfpn);
+        }
+        G::slot(&mut self.engine).ok_or(pn_status::InternalError)
+    }
+}
+
+/// Exclusive use of a solver's [`Inner`] for one call; dropping it releases the solver.
+pub(crate) struct Locked<'a> {
+    solver: &'a pn_solver,
+    pub(crate) inner: &'a mut Inner,
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        self.solver.busy.store(false, Ordering::Release);
+    }
+}
+
+impl pn_solver {
+    /// Takes the solver for one call, or `Busy` if another call has it.
+    pub(crate) fn lock(&self) -> Result<Locked<'_>, pn_status> {
+        self.busy
+            .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .map_err(|_| pn_status::Busy)?;
+        // SAFETY: the busy flag was false and is now ours, so no other `Locked` exists and
+        // no other `&mut Inner` is alive (every access to `inner` goes through `lock`); the
+        // flag is released only when this `Locked` is dropped.
+        let inner = unsafe { &mut *self.inner.get() };
+        Ok(Locked {
+            solver: self,
+            inner,
+        })
+    }
+
+    /// The stop flag.
+    pub(crate) fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
+
+    /// True when `len` bytes at `ptr` overlap this solver's memory, where no buffer the
+    /// caller hands in may be.
+    pub(crate) fn overlaps(&self, ptr: *const u8, len: usize) -> bool {
+        let (a, b) = (ptr as usize, (ptr as usize).saturating_add(len.max(1)));
+        a < self.end && self.address < b
+    }
+
+    /// Ends a search call: clears the stop request, writes the result, returns its status.
+    pub(crate) fn finish(
+        &self,
+        result: Result<pn_result, pn_status>,
+        out_result: boundary::Out<'_, pn_result>,
+    ) -> Result<(), pn_status> {
+        let result = result?;
+        self.stop.store(false, Ordering::Relaxed);
+        out_result.write(result);
+        match result.status() {
+            pn_status::Ok => Ok(()),
+            status => Err(status),
+        }
+    }
+}
+
+/// Checks a solver pointer: non-NULL, aligned, initialised at this address.
+///
+/// # Safety
+/// `ptr` is NULL or points to at least `size_of::<pn_solver>()` readable bytes, and when it
+/// is a solver, that solver stays in place for `'a`.
+pub(crate) unsafe fn handle<'a>(ptr: *mut pn_solver) -> Result<&'a pn_solver, pn_status> {
+    let p = boundary::non_null(ptr)?;
+    // SAFETY: `p` is aligned and readable (caller); reading the two plain integer fields
+    // through raw pointers forms no reference to possibly uninitialised memory.
+    let (magic, address) = unsafe {
+        (
+            core::ptr::addr_of!((*p.as_ptr()).magic).read(),
+            core::ptr::addr_of!((*p.as_ptr()).address).read(),
+        )
+    };
+    if magic != SOLVER_MAGIC || address != p.as_ptr() as usize {
+        return Err(pn_status::InvalidHandle);
+    }
+    // SAFETY: the magic and address say `pn_solver_init` wrote a whole `pn_solver` here;
+    // shared references are fine because everything mutable is atomic or inside the
+    // `UnsafeCell`.
+    Ok(unsafe { &*p.as_ptr() })
+}
+
+/// Byte counts of the regions of a solver's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Layout {
+    stack_bytes: usize,
+    total_bytes: usize,
+}
+
+impl Layout {
+    fn of(settings: &Settings) -> Result<Layout, pn_status> {
+        // Every rule's searcher has the same layout (moves are `u32` for all of them).
+        let stack_bytes =
+            Dfpn::<CGame<RULE_DRAW>>::stack_bytes(settings.max_depth, settings.max_moves);
+        let total_bytes = size_of::<pn_solver>()
+            .checked_add(settings.table_bytes)
+            .and_then(|n| n.checked_add(stack_bytes))
+            .and_then(|n| n.checked_add(bytes_for::<u32>(settings.max_moves)))
+            .and_then(|n| n.checked_add(bytes_for::<u64>(settings.verify_memo_entries)))
+            .filter(|&n| n <= isize::MAX as usize && stack_bytes < usize::MAX)
+            .ok_or(pn_status::InvalidArgument)?;
+        Ok(Layout {
+            stack_bytes,
+            total_bytes,
+        })
+    }
+}
+
+/// How much memory, and aligned to what, a solver with this configuration needs: writes the
+/// byte count to `*out_bytes` and the alignment of its start to `*out_align`. Fails with
+/// `PN_STATUS_INVALID_ARGUMENT` for an out-of-range configuration.
+///
+/// # Safety
+/// Every pointer is NULL or valid for its type (`config` for reading, the others for writing).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_solver_memory_requirements(
+    config: *const pn_config,
+    out_bytes: *mut usize,
+    out_align: *mut usize,
+) -> pn_status {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let (config, out_bytes, out_align) =
+            unsafe { (read_input(config)?, out(out_bytes)?, out(out_align)?) };
+        let layout = Layout::of(&config.settings()?)?;
+        out_bytes.write(layout.total_bytes);
+        out_align.write(align_of::<pn_solver>());
+        Ok(())
+    })
+}
+
+/// Builds a solver inside `memory` (`memory_bytes` long) and writes its pointer to
+/// `*out_solver`. The memory must be at least as large and as aligned as
+/// `pn_solver_memory_requirements` says (otherwise `PN_STATUS_BUFFER_TOO_SMALL` or
+/// `PN_STATUS_MISALIGNED`, and the memory is untouched). The solver uses only this memory and
+/// owns nothing else: there is nothing to free. It must stay in place, untouched by anything
+/// else, while the solver is used; afterwards the memory is the caller's again.
+///
+/// # Safety
+/// `memory` is NULL or valid for reads and writes of `memory_bytes` bytes for as long as the
+/// solver is used; the other pointers are NULL or valid for their types.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_solver_init(
+    memory: *mut c_void,
+    memory_bytes: usize,
+    config: *const pn_config,
+    out_solver: *mut *mut pn_solver,
+) -> pn_status {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let (config, out_solver) = unsafe { (read_input(config)?, out(out_solver)?) };
+        let settings = config.settings()?;
+        let layout = Layout::of(&settings)?;
+        let base = boundary::non_null(memory as *const pn_solver)?.as_ptr();
+        if memory_bytes < layout.total_bytes {
+            return Err(pn_status::BufferTooSmall);
+        }
+        // Everything is checked; from here on the memory is the solver's.
+        let base_bytes = base as *mut u8;
+        // SAFETY: the caller gives `memory_bytes >= total_bytes` writable bytes at `memory`.
+        // Zeroing them first makes every byte initialised before Rust slices cover them.
+        unsafe { core::ptr::write_bytes(base_bytes, 0, layout.total_bytes) };
+        let head = size_of::<pn_solver>();
+        // SAFETY: the bytes after the object are in bounds (`total_bytes` counts them),
+        // initialised, and borrowed only by this solver for as long as the caller keeps the
+        // memory, which the C contract makes the lifetime of the solver ('static here).
+        let regions: &'static mut [u8] = unsafe {
+            core::slice::from_raw_parts_mut(base_bytes.add(head), layout.total_bytes - head)
+        };
+        let mut carver = Carver::new(regions);
+        let table = carver.take_filled::<u8>(settings.table_bytes, 0);
+        let stack = carver.take_filled::<u8>(layout.stack_bytes, 0);
+        let moves = carver.take_filled::<u32>(settings.max_moves, 0);
+        let memo = carver.take_filled::<u64>(settings.verify_memo_entries, 0);
+        carver.finish().map_err(|_| pn_status::InternalError)?;
+        let (Some(table), Some(stack), Some(moves), Some(memo)) = (table, stack, moves, memo)
+        else {
+            return Err(pn_status::InternalError);
+        };
+        Table::new(&mut *table).map_err(pn_status::from_table_error)?;
+        let mut searcher = Searcher {
+            engine: Engine::Empty,
+            stack_bytes: stack.len(),
+            stack: NonNull::from(stack).cast(),
+            settings,
+        };
+        // The default rule's searcher now, so a layout mistake shows here and not later.
+        searcher.get::<CGame<RULE_DRAW>>()?;
+        let solver = pn_solver {
+            magic: SOLVER_MAGIC,
+            address: base as usize,
+            end: base as usize + layout.total_bytes,
+            busy: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            inner: UnsafeCell::new(Inner {
+                config,
+                searcher,
+                table,
+                moves,
+                memo,
+            }),
+        };
+        // SAFETY: `base` is aligned for `pn_solver` (checked by `non_null`) and the first
+        // `size_of::<pn_solver>()` bytes are in bounds and borrowed by no region.
+        unsafe { base.write(solver) };
+        out_solver.write(base);
+        Ok(())
+    })
+}
+
+/// Writes the configuration the solver was built with to `*out_config`.
+///
+/// # Safety
+/// `solver` is NULL or a pointer from `pn_solver_init`; `out_config` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_solver_config(
+    solver: *mut pn_solver,
+    out_config: *mut pn_config,
+) -> pn_status {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let (solver, out_config) = unsafe { (handle(solver)?, out(out_config)?) };
+        let locked = solver.lock()?;
+        out_config.write(locked.inner.config);
+        Ok(())
+    })
+}
+
+/// Asks the running solve call to stop soon; it then returns `PN_STATUS_STOPPED` (or its
+/// answer, if it found one first). If no search is running, the next one stops at once. Every
+/// search clears the request when it ends. This is the one call that may be made from
+/// another thread, or from a callback, while the solver is in use.
+///
+/// # Safety
+/// `solver` is NULL or a pointer from `pn_solver_init`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_solver_stop(solver: *mut pn_solver) -> pn_status {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let solver = unsafe { handle(solver)? };
+        solver.stop.store(true, Ordering::Relaxed);
+        Ok(())
+    })
+}
+
+/// Runs `$body` with the searcher, game adapter, table and memo typed for the game's
+/// repetition rule (the body is expanded once per rule). Evaluates to
+/// `Result<(body's value, a broken callback's status), pn_status>`.
+macro_rules! with_rule {
+    ($inner:expr, $game:expr, |$dfpn:ident, $g:ident, $table:ident, $memo:ident| $body:expr) => {
+        match $crate::game::pn_repetition::from_u32($game.repetition_rule) {
+            Err(status) => Err(status),
+            Ok($crate::game::pn_repetition::Draw) => $inner
+                .run::<{ $crate::game::RULE_DRAW }, _>($game, |$dfpn, $g, $table, $memo| $body),
+            Ok($crate::game::pn_repetition::Acyclic) => $inner
+                .run::<{ $crate::game::RULE_ACYCLIC }, _>($game, |$dfpn, $g, $table, $memo| $body),
+            Ok($crate::game::pn_repetition::ByPosition) => $inner
+                .run::<{ $crate::game::RULE_BY_POSITION }, _>($game, |$dfpn, $g, $table, $memo| {
+                    $body
+                }),
+        }
+    };
+}
+pub(crate) use with_rule;
+
+impl Inner {
+    /// Runs `search` with the searcher for rule `R`, the game adapter, the table and the
+    /// memo, and reports a broken callback, which overrides whatever the search found.
+    pub(crate) fn run<const R: u8, Out>(
+        &mut self,
+        game: &pn_game,
+        search: impl FnOnce(
+            &mut Dfpn<'static, CGame<R>>,
+            &mut CGame<R>,
+            &mut Table<'_>,
+            &mut [u64],
+        ) -> Out,
+    ) -> Result<(Out, Option<pn_status>), pn_status>
+    where
+        CGame<R>: Engined,
+    {
+        // SAFETY: the caller of the solve call promised the callbacks may be called with
+        // `ctx` on this thread during the call; `moves` is this solver's own buffer, used by
+        // nothing else while the game lives (it is dropped at the end of this function).
+        let mut cgame = unsafe { CGame::<R>::new(game, self.moves)? };
+        let mut table = Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)?;
+        let dfpn = self.searcher.get::<CGame<R>>()?;
+        let out = search(dfpn, &mut cgame, &mut table, self.memo);
+        Ok((out, cgame.failure().map(pn_status::from)))
+    }
+
+    /// `pn_solve`'s search.
+    fn solve(
+        &mut self,
+        game: &pn_game,
+        attacker: proofnum_core::Player,
+        limits: &pn_limits,
+        stop: &AtomicBool,
+    ) -> Result<pn_result, pn_status> {
+        let (r, failure) = with_rule!(self, game, |dfpn, g, table, _memo| {
+            limits.with(stop, |l| dfpn.solve(g, attacker, table, l))
+        })?;
+        let stats = pn_stats::from(&r.stats);
+        let result = match (failure, r.status) {
+            (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
+            (None, Status::Proven | Status::Disproven) => {
+                let outcome = if r.status == Status::Proven {
+                    pn_outcome::Proven
+                } else {
+                    pn_outcome::Disproven
+                };
+                let mut res = pn_result::new(pn_status::Ok, outcome).with_move(r.best_move);
+                res.distance = r.distance as u32;
+                res
+            }
+            (None, Status::Unknown(reason)) => {
+                pn_result::new(pn_status::from_reason(reason), pn_outcome::Unknown)
+                    .with_move(r.best_move)
+            }
+        };
+        Ok(pn_result { stats, ..result })
+    }
+
+    /// `pn_solve_value`'s searches.
+    fn solve_value(
+        &mut self,
+        game: &pn_game,
+        limits: &pn_limits,
+        stop: &AtomicBool,
+    ) -> Result<pn_result, pn_status> {
+        let (r, failure) = with_rule!(self, game, |dfpn, g, table, _memo| {
+            limits.with(stop, |l| dfpn.solve_value(g, table, l))
+        })?;
+        let stats = pn_stats::from(&r.stats);
+        let result = match (failure, r.value) {
+            (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
+            (None, Ok(value)) => {
+                let outcome = match value {
+                    Value::Win => pn_outcome::Win,
+                    Value::Loss => pn_outcome::Loss,
+                    Value::Draw => pn_outcome::Draw,
+                };
+                pn_result::new(pn_status::Ok, outcome).with_move(r.best_move)
+            }
+            (None, Err(reason)) => {
+                pn_result::new(pn_status::from_reason(reason), pn_outcome::Unknown)
+                    .with_move(r.best_move)
+            }
+        };
+        Ok(pn_result { stats, ..result })
+    }
+}
+
+/// Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? Depth-first
+/// proof-number search (df-pn with the 1+ε trick) within `limits` (NULL: no limit). Draws
+/// count against the attacker.
+///
+/// Returns `PN_STATUS_OK` when solved (`outcome` is `PN_OUTCOME_PROVEN` or
+/// `PN_OUTCOME_DISPROVEN`). When the search ran but ended without an answer it returns why —
+/// `PN_STATUS_NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`,
+/// `CALLBACK_FAILED` or `CALLBACK_INVALID` — and `*out_result` is written with that status,
+/// `PN_OUTCOME_UNKNOWN` and the counters. For any other status nothing is written.
+///
+/// The game's position is restored before returning, unless a callback failed. The
+/// transposition table keeps what this search learnt for later calls.
+///
+/// # Safety
+/// `solver` is NULL or a pointer from `pn_solver_init`; `game` and `limits` are NULL or valid
+/// for reading, with callbacks that are safe to call with their contexts during the call;
+/// `out_result` is NULL or valid for writing, with `struct_size` set.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_solve(
+    solver: *mut pn_solver,
+    game: *const pn_game,
+    attacker: u32,
+    limits: *const pn_limits,
+    out_result: *mut pn_result,
+) -> pn_status {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let (solver, game, limits, out_result) = unsafe {
+            (
+                handle(solver)?,
+                read_input(game)?,
+                pn_limits::read(limits)?,
+                out_struct(out_result)?,
+            )
+        };
+        let attacker = pn_side::player(attacker)?;
+        let locked = solver.lock()?;
+        let result = locked
+            .inner
+            .solve(&game, attacker, &limits, solver.stop_flag());
+        solver.finish(result, out_result)
+    })
+}
+
+/// The game-theoretic value of the position for its side to move: `PN_OUTCOME_WIN`,
+/// `PN_OUTCOME_DRAW` or `PN_OUTCOME_LOSS`. Two df-pn searches ("can the side to move win?",
+/// then "can the opponent?") share the table and the limits. Statuses and what is written
+/// are as for `pn_solve`; `distance` is 0.
+///
+/// # Safety
+/// As `pn_solve`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_solve_value(
+    solver: *mut pn_solver,
+    game: *const pn_game,
+    limits: *const pn_limits,
+    out_result: *mut pn_result,
+) -> pn_status {
+    guard(|| {
+        // SAFETY: forwarded from the caller.
+        let (solver, game, limits, out_result) = unsafe {
+            (
+                handle(solver)?,
+                read_input(game)?,
+                pn_limits::read(limits)?,
+                out_struct(out_result)?,
+            )
+        };
+        let locked = solver.lock()?;
+        let result = locked.inner.solve_value(&game, &limits, solver.stop_flag());
+        solver.finish(result, out_result)
+    })
+}

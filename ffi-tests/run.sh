@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Builds and runs everything that uses the C ABI, and prints one closing line
+# "N passed, N failed":
+#   - include/proofnum.h compiled alone as C99, C++11 and C++17 with warnings as errors;
+#   - ffi-tests/test_c.c (C99) and test_cpp.cpp (C++11 and C++17), with warnings as errors,
+#     under AddressSanitizer and UndefinedBehaviorSanitizer, linked to libproofnum.a;
+#   - the C and C++ examples (built with their Makefiles, also sanitized) and the Python
+#     example (ctypes, on libproofnum.so).
+# Each test program counts its own checks; every other step counts as one check.
+#
+# Usage: ffi-tests/run.sh LIB_DIR BUILD_DIR
+#   LIB_DIR holds libproofnum.a and libproofnum.so (e.g. target/release);
+#   BUILD_DIR receives the binaries. CC, CXX and PYTHON may be overridden.
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 LIB_DIR BUILD_DIR" >&2
+    exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+lib=$(cd "$1" && pwd)
+mkdir -p "$2"
+build=$(cd "$2" && pwd)
+CC=${CC:-gcc}
+CXX=${CXX:-g++}
+PYTHON=${PYTHON:-python3}
+
+warn="-Wall -Wextra -Wpedantic -Werror"
+san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+libs="$lib/libproofnum.a -pthread -ldl -lm"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+
+passed=0
+failed=0
+
+# pass/fail NAME: one check.
+pass() { passed=$((passed + 1)); echo "ok: $1"; }
+fail() { failed=$((failed + 1)); echo "FAILED: $1"; }
+
+# step NAME COMMAND...: runs the command (output kept in the build log), one check.
+step() {
+    local name=$1
+    shift
+    if "$@" >"$build/step.log" 2>&1; then
+        pass "$name"
+    else
+        cat "$build/step.log"
+        fail "$name"
+    fi
+}
+
+# program NAME BINARY: runs a test program and adds its "N passed, M failed" line.
+program() {
+    local name=$1 bin=$2 out summary p f
+    out=$("$bin" 2>&1)
+    local rc=$?
+    echo "$out"
+    summary=$(printf '%s\n' "$out" | grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    if [ -z "$summary" ]; then
+        fail "$name (exit $rc, no summary line)"
+        return
+    fi
+    p=$(printf '%s' "$summary" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\1/')
+    f=$(printf '%s' "$summary" | sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed$/\2/')
+    passed=$((passed + p))
+    failed=$((failed + f))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        fail "$name (exit $rc)"
+    fi
+}
+
+# expect NAME PATTERN COMMAND...: runs the command; one check that it exits 0 and prints a
+# line matching PATTERN.
+expect() {
+    local name=$1 pattern=$2 out
+    shift 2
+    out=$("$@" 2>&1)
+    local rc=$?
+    echo "$out"
+    if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -qE "$pattern"; then
+        pass "$name"
+    else
+        fail "$name (exit $rc, want a line matching '$pattern')"
+    fi
+}
+
+echo "== the header alone"
+printf '#include "proofnum.h"\nint main(void) { return (int)pn_version() * 0; }\n' >"$build/header.c"
+cp "$build/header.c" "$build/header.cpp"
+step "proofnum.h as C99" $CC -std=c99 $warn -I"$root/include" -c "$build/header.c" -o "$build/header_c.o"
+step "proofnum.h as C++11" $CXX -std=c++11 $warn -I"$root/include" -c "$build/header.cpp" -o "$build/header_11.o"
+step "proofnum.h as C++17" $CXX -std=c++17 $warn -I"$root/include" -c "$build/header.cpp" -o "$build/header_17.o"
+
+echo "== C test"
+step "build test_c (C99, ASan+UBSan)" $CC -std=c99 -D_POSIX_C_SOURCE=200809L $warn $san \
+    -I"$root/include" "$root/ffi-tests/test_c.c" $libs -o "$build/test_c"
+[ -x "$build/test_c" ] && program "test_c" "$build/test_c"
+
+for std in c++11 c++17; do
+    echo "== C++ test ($std)"
+    step "build test_cpp ($std, ASan+UBSan)" $CXX -std=$std $warn $san -I"$root/include" \
+        "$root/ffi-tests/test_cpp.cpp" $libs -o "$build/test_cpp_$std"
+    [ -x "$build/test_cpp_$std" ] && program "test_cpp ($std)" "$build/test_cpp_$std"
+done
+
+echo "== C example (Connect Four)"
+mkdir -p "$build/c4_5x4" "$build/c4_7x6"
+step "make examples/c (5 x 4)" make -s -C "$root/examples/c" LIBDIR="$lib" OUT="$build/c4_5x4" \
+    WIDTH=5 HEIGHT=4 EXTRA_CFLAGS="-Werror $san"
+step "make examples/c (7 x 6)" make -s -C "$root/examples/c" LIBDIR="$lib" OUT="$build/c4_7x6" \
+    EXTRA_CFLAGS="-Werror $san"
+# 5 x 4 Connect Four is a draw (J. Tromp's table of small boards; test_c's negamax agrees).
+expect "connect4 5x4: draw" '^value: draw' "$build/c4_5x4/connect4"
+expect "connect4 7x6 after 10 moves: solved" '^value: (win|loss|draw) ' \
+    "$build/c4_7x6/connect4" 4444443332
+
+echo "== C++ example (tic-tac-toe)"
+step "make examples/cpp" make -s -C "$root/examples/cpp" LIBDIR="$lib" OUT="$build" \
+    EXTRA_CXXFLAGS="-Werror $san"
+# Tic-tac-toe is a draw; after X in a corner and O on an adjacent edge, X wins.
+expect "tictactoe self-play: draw" '^result: draw$' "$build/tictactoe"
+expect "tictactoe after 0, 1: X wins" '^result: X wins$' "$build/tictactoe" 01
+
+echo "== Python example (ctypes)"
+expect "examples/python/solve.py" '^all answers agree with the oracles$' \
+    "$PYTHON" "$root/examples/python/solve.py" "$lib/libproofnum.so"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

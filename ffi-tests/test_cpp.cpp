@@ -1,0 +1,305 @@
+// The C ABI from C++ through the RAII wrapper (include/proofnum.hpp): games as classes,
+// solves checked against independent oracles, memory owned by the wrapper, from a static
+// array and from the stack, exceptions that must not cross the library, a stop from a
+// std::thread, and the table through vectors. Built as C++11 and C++17 by run.sh.
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "check.h"
+#include "games.h"
+#include "proofnum.hpp"
+
+namespace {
+
+// Connect Four as a class, over the bitboard functions of games.h.
+class ConnectFour {
+public:
+    ConnectFour(int width, int height) { c4_init(&g_, width, height); }
+
+    pn_side side_to_move() const { return (g_.moves & 1) ? PN_SIDE_SECOND : PN_SIDE_FIRST; }
+    uint64_t hash() const { return c4_key(&g_); }
+    pn_outcome outcome() const {
+        uint32_t out = 0;
+        c4_outcome(const_cast<c4_t *>(&g_), &out);
+        return static_cast<pn_outcome>(out);
+    }
+    std::size_t generate_moves(uint32_t *moves, std::size_t cap) const {
+        std::size_t n = 0;
+        c4_generate(const_cast<c4_t *>(&g_), moves, cap, &n);
+        return n;
+    }
+    void play(uint32_t col) {
+        if (c4_play(&g_, col) != 0) throw std::logic_error("illegal move");
+    }
+    void undo(uint32_t col) {
+        if (c4_undo(&g_, col) != 0) throw std::logic_error("illegal undo");
+    }
+
+    c4_t &board() { return g_; }
+
+private:
+    c4_t g_;
+};
+
+// Tic-tac-toe whose play() throws after a number of moves: the exception must be caught by
+// the wrapper, not unwind through the library.
+class ThrowingTicTacToe {
+public:
+    explicit ThrowingTicTacToe(int throw_after) : throw_after_(throw_after), plays_(0) {
+        std::memset(&g_, 0, sizeof g_);
+    }
+
+    pn_side side_to_move() const { return g_.to_move ? PN_SIDE_SECOND : PN_SIDE_FIRST; }
+    uint64_t hash() const {
+        uint64_t h = 0;
+        ttt_hash(const_cast<ttt_t *>(&g_), &h);
+        return h;
+    }
+    pn_outcome outcome() const {
+        uint32_t out = 0;
+        ttt_outcome(const_cast<ttt_t *>(&g_), &out);
+        return static_cast<pn_outcome>(out);
+    }
+    std::size_t generate_moves(uint32_t *moves, std::size_t cap) const {
+        std::size_t n = 0;
+        ttt_generate(const_cast<ttt_t *>(&g_), moves, cap, &n);
+        return n;
+    }
+    void play(uint32_t mv) {
+        if (throw_after_ >= 0 && ++plays_ > throw_after_) throw std::runtime_error("boom");
+        ttt_play(&g_, mv);
+    }
+    void undo(uint32_t mv) { ttt_undo(&g_, mv); }
+
+private:
+    ttt_t g_;
+    int throw_after_;
+    int plays_;
+};
+
+}  // namespace
+
+// Stones only accumulate in Connect Four: declare it acyclic (tic-tac-toe keeps the default
+// draw rule, so both paths of the wrapper are used).
+template <>
+struct proofnum::GameTraits<ConnectFour> {
+    static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+};
+
+namespace {
+
+pn_config config(std::size_t table_bytes, uint32_t max_depth, uint32_t max_moves) {
+    pn_config c = pn_config_default();
+    c.table_bytes = table_bytes;
+    c.max_depth = max_depth;
+    c.max_moves = max_moves;
+    c.verify_memo_entries = 256;
+    return c;
+}
+
+uint32_t expected_outcome(int negamax) {
+    return negamax > 0 ? PN_OUTCOME_WIN : negamax < 0 ? PN_OUTCOME_LOSS : PN_OUTCOME_DRAW;
+}
+
+void test_version() {
+    CHECK(pn_version() == PN_VERSION_NUMBER);
+    CHECK(pn_abi_version() == PN_ABI_VERSION);
+}
+
+void test_connect_four(int width, int height) {
+    proofnum::Solver solver(config(1 << 20, 48, 8));
+    ConnectFour game(width, height);
+    std::vector<uint8_t> memo(std::size_t(1) << (width * (height + 1)), 0);
+    int oracle = c4_negamax(&game.board(), memo.data());
+    proofnum::Result r = solver.solve_value(game);
+    CHECK_STATUS(r.status, PN_STATUS_OK);
+    CHECK(r.result.outcome == expected_outcome(oracle));
+    CHECK(game.board().moves == 0);
+    // After each first move, both players as the attacker.
+    for (int col = 0; col < width; col++) {
+        game.play(uint32_t(col));
+        int v = c4_negamax(&game.board(), memo.data());
+        proofnum::Result a = solver.solve(game, PN_SIDE_SECOND);
+        proofnum::Result b = solver.solve(game, PN_SIDE_FIRST);
+        CHECK(a.solved() && b.solved());
+        CHECK(a.result.outcome == (v > 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+        CHECK(b.result.outcome == (v < 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+        game.undo(uint32_t(col));
+    }
+}
+
+void test_principal_variation_and_verify() {
+    proofnum::Solver solver(config(1 << 20, 48, 8));
+    ConnectFour game(4, 4);
+    std::vector<uint8_t> memo(std::size_t(1) << (4 * 5), 0);
+    // 4 x 4 is a draw: neither side wins, both claims verify, and the opposite is refuted.
+    CHECK(c4_negamax(&game.board(), memo.data()) == 0);
+    for (int side = 0; side < 2; side++) {
+        pn_side attacker = side ? PN_SIDE_SECOND : PN_SIDE_FIRST;
+        proofnum::Result v = solver.verify(game, attacker, PN_OUTCOME_DISPROVEN);
+        CHECK_STATUS(v.status, PN_STATUS_OK);
+        CHECK(v.result.outcome == PN_OUTCOME_DISPROVEN);
+        CHECK_STATUS(solver.verify(game, attacker, PN_OUTCOME_PROVEN).status, PN_STATUS_REFUTED);
+    }
+    // The line of the first player's disproof: every move legal, the first player never has
+    // a win anywhere on it (negamax, from the side to move's view), and it ends in a finished
+    // game the first player has not won.
+    pn_status status = PN_STATUS_INTERNAL_ERROR;
+    std::vector<uint32_t> line = solver.principal_variation(game, PN_SIDE_FIRST, 64, &status);
+    CHECK_STATUS(status, PN_STATUS_OK);
+    CHECK(!line.empty() && line.size() <= 16);
+    for (uint32_t col : line) {
+        game.play(col);
+        int v = c4_negamax(&game.board(), memo.data());
+        CHECK(game.side_to_move() == PN_SIDE_FIRST ? v <= 0 : v >= 0);
+    }
+    uint32_t end = PN_OUTCOME_UNKNOWN;
+    c4_outcome(&game.board(), &end);
+    CHECK(end == PN_OUTCOME_DRAW ||
+          (end == PN_OUTCOME_LOSS && game.side_to_move() == PN_SIDE_FIRST));
+    for (std::size_t i = line.size(); i-- > 0;) game.undo(line[i]);
+    CHECK(game.board().moves == 0);
+    // A short buffer: the line's start, and the status says it goes on.
+    std::vector<uint32_t> start = solver.principal_variation(game, PN_SIDE_FIRST, 3, &status);
+    CHECK_STATUS(status, PN_STATUS_BUFFER_TOO_SMALL);
+    CHECK(start.size() == 3);
+}
+
+uint64_t static_memory[1 << 15];
+
+void test_memory_sources() {
+    const pn_config c = config(64 * 1024, 16, 9);
+    ttt_t t;
+    std::memset(&t, 0, sizeof t);
+    pn_game game = ttt_game(&t);
+
+    // Owned by the wrapper.
+    proofnum::Solver owned(c);
+    proofnum::Result r = owned.solve_value_table(game);
+    CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);
+
+    // A static array.
+    proofnum::Solver in_static(static_memory, sizeof static_memory, c);
+    CHECK(static_cast<void *>(in_static.get()) == static_cast<void *>(static_memory));
+    r = in_static.solve_value_table(game);
+    CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);
+
+    // The stack.
+    uint64_t on_stack[2048];
+    const pn_config small = config(4096, 10, 9);
+    CHECK(proofnum::Solver::memory_requirements(small).first <= sizeof on_stack);
+    proofnum::Solver in_stack(on_stack, sizeof on_stack, small);
+    r = in_stack.solve_value_table(game);
+    CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);
+
+    // Too small and misaligned caller memory throw, with the status.
+    const std::size_t need = proofnum::Solver::memory_requirements(small).first;
+    pn_status thrown = PN_STATUS_OK;
+    try {
+        proofnum::Solver tiny(on_stack, need - 1, small);
+    } catch (const proofnum::Error &e) {
+        thrown = e.status();
+    }
+    CHECK_STATUS(thrown, PN_STATUS_BUFFER_TOO_SMALL);
+    thrown = PN_STATUS_OK;
+    try {
+        proofnum::Solver crooked(reinterpret_cast<char *>(on_stack) + 1, need, small);
+    } catch (const proofnum::Error &e) {
+        thrown = e.status();
+    }
+    CHECK_STATUS(thrown, PN_STATUS_MISALIGNED);
+
+    // Moving keeps the solver (its memory moves with it); the moved-from one is empty.
+    proofnum::Solver moved(std::move(owned));
+    CHECK(owned.get() == nullptr && moved.get() != nullptr);
+    r = moved.solve_value_table(game);
+    CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);
+    r = owned.solve_value_table(game);
+    CHECK_STATUS(r.status, PN_STATUS_NULL_POINTER);
+    CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN);
+}
+
+void test_exceptions_stay_in_cpp() {
+    proofnum::Solver solver(config(64 * 1024, 16, 9));
+    ThrowingTicTacToe thrower(25);
+    proofnum::Result r = solver.solve_value(thrower);
+    CHECK_STATUS(r.status, PN_STATUS_CALLBACK_FAILED);
+    CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN && r.result.has_best_move == 0);
+    // The same game without the exception is a draw.
+    ThrowingTicTacToe fine(-1);
+    solver.clear_table();
+    r = solver.solve_value(fine);
+    CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);
+}
+
+void test_stop_from_a_thread() {
+    proofnum::Solver solver(config(1 << 20, 48, 8));
+    ConnectFour game(7, 6);  // far too big to solve in this test
+    proofnum::Result r;
+    r.status = PN_STATUS_OK;
+    std::thread worker([&] { r = solver.solve_value(game); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    solver.stop();
+    worker.join();
+    CHECK_STATUS(r.status, PN_STATUS_STOPPED);
+    CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN);
+    CHECK(game.board().moves == 0);
+}
+
+void test_table_through_vectors() {
+    proofnum::Solver solver(config(64 * 1024, 16, 9));
+    ConnectFour game(4, 4);
+    proofnum::Result cold = solver.solve_value(game);
+    std::vector<unsigned char> saved = solver.save_table();
+    CHECK(saved.size() == solver.table_info().saved_bytes);
+    solver.clear_table();
+    CHECK(solver.table_info().fill_per_mille == 0);
+    solver.load_table(saved);
+    proofnum::Result warm = solver.solve_value(game);
+    CHECK(cold.solved() && warm.solved());
+    CHECK(warm.result.outcome == cold.result.outcome);
+    CHECK(warm.result.stats.nodes < cold.result.stats.nodes);
+    saved[0] ^= 0xFF;
+    pn_status thrown = PN_STATUS_OK;
+    try {
+        solver.load_table(saved);
+    } catch (const proofnum::Error &e) {
+        thrown = e.status();
+    }
+    CHECK_STATUS(thrown, PN_STATUS_TABLE_BAD_MAGIC);
+}
+
+void test_parallel_calls_exist() {
+    proofnum::Solver solver(config(4096, 16, 9));
+    ttt_t t;
+    std::memset(&t, 0, sizeof t);
+    pn_game game = ttt_game(&t);
+    pn_result r = pn_result();
+    r.struct_size = sizeof r;
+    if ((pn_features() & PN_FEATURE_PARALLEL) == 0) {
+        CHECK_STATUS(pn_solve_parallel(solver.get(), &game, PN_SIDE_FIRST, nullptr, &r),
+                     PN_STATUS_UNSUPPORTED);
+    }
+}
+
+}  // namespace
+
+int main() {
+    test_version();
+    test_connect_four(4, 4);
+    test_connect_four(5, 4);
+    test_memory_sources();
+    test_exceptions_stay_in_cpp();
+    test_stop_from_a_thread();
+    test_table_through_vectors();
+    test_principal_variation_and_verify();
+    test_parallel_calls_exist();
+#if __cplusplus >= 201703L
+    return finish("ffi-tests/test_cpp (C++17)");
+#else
+    return finish("ffi-tests/test_cpp (C++11)");
+#endif
+}

@@ -1,0 +1,292 @@
+/*
+ * proofnum.hpp: a small C++11 RAII wrapper over proofnum.h (written by hand, not generated).
+ *
+ *   proofnum::Solver solver;                    // memory owned by the wrapper, or
+ *   proofnum::Solver solver(buffer, bytes);     // a solver inside the caller's memory
+ *   MyGame game;                                 // a class with the methods listed at Game
+ *   proofnum::Result r = solver.solve_value(game);
+ *   if (r.solved() && r.result.outcome == PN_OUTCOME_WIN) play(r.result.best_move);
+ *
+ * Construction and the table calls throw proofnum::Error; solve calls return a Result whose
+ * status says whether the search found an answer (running out of budget is not exceptional).
+ * Exceptions thrown by a game's methods are caught before they reach the library and reported
+ * as PN_STATUS_CALLBACK_FAILED: nothing ever unwinds through the C ABI.
+ */
+#ifndef PROOFNUM_HPP
+#define PROOFNUM_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "proofnum.h"
+
+namespace proofnum {
+
+/// A call that failed, with its status.
+class Error : public std::runtime_error {
+public:
+    explicit Error(pn_status status) : std::runtime_error(pn_status_str(status)), status_(status) {}
+    pn_status status() const noexcept { return status_; }
+
+private:
+    pn_status status_;
+};
+
+/// Throws Error unless the status is PN_STATUS_OK.
+inline void check(pn_status status) {
+    if (status != PN_STATUS_OK) throw Error(status);
+}
+
+/// What a solve call returned: its status, and the result the library wrote (all zero, with
+/// outcome PN_OUTCOME_UNKNOWN, when the call failed before searching).
+struct Result {
+    pn_status status;
+    pn_result result;
+
+    bool solved() const noexcept { return status == PN_STATUS_OK; }
+};
+
+/// How the wrapper declares a game class's repetition rule: the draw rule unless specialized,
+/// e.g. for a game whose positions never repeat (much faster):
+///   template <> struct proofnum::GameTraits<MyGame> {
+///       static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+///   };
+/// (Games that score repetitions themselves, PN_REPETITION_BY_POSITION, need the C table and
+/// Solver::solve_table.)
+template <class G>
+struct GameTraits {
+    static const uint32_t repetition_rule = PN_REPETITION_DRAW;
+};
+
+/// Turns a class into a pn_game. The class needs:
+///   pn_side     side_to_move() const;
+///   uint64_t    hash() const;
+///   pn_outcome  outcome() const;            // UNKNOWN, WIN, LOSS or DRAW for the side to move
+///   std::size_t generate_moves(uint32_t *moves, std::size_t cap) const;
+///                                           // writes up to cap moves, returns how many exist
+///   void        play(uint32_t move);
+///   void        undo(uint32_t move);
+template <class G>
+class Game {
+public:
+    static pn_game table(G &game) noexcept {
+        pn_game t = pn_game();
+        t.struct_size = sizeof t;
+        t.ctx = &game;
+        t.side_to_move = &side_to_move;
+        t.hash = &hash;
+        t.outcome = &outcome;
+        t.generate_moves = &generate_moves;
+        t.play = &play;
+        t.undo = &undo;
+        t.repetition_rule = GameTraits<G>::repetition_rule;
+        return t;
+    }
+
+private:
+    static G &self(void *ctx) noexcept { return *static_cast<G *>(ctx); }
+
+    static int side_to_move(void *ctx, uint32_t *out) noexcept {
+        try {
+            *out = static_cast<uint32_t>(self(ctx).side_to_move());
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int hash(void *ctx, uint64_t *out) noexcept {
+        try {
+            *out = self(ctx).hash();
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int outcome(void *ctx, uint32_t *out) noexcept {
+        try {
+            *out = static_cast<uint32_t>(self(ctx).outcome());
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int generate_moves(void *ctx, uint32_t *moves, std::size_t cap,
+                              std::size_t *out_n) noexcept {
+        try {
+            *out_n = self(ctx).generate_moves(moves, cap);
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int play(void *ctx, uint32_t move) noexcept {
+        try {
+            self(ctx).play(move);
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int undo(void *ctx, uint32_t move) noexcept {
+        try {
+            self(ctx).undo(move);
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+};
+
+/// A solver: in memory the wrapper allocates, or in memory the caller lends. Move-only.
+class Solver {
+public:
+    /// The bytes and alignment a configuration needs.
+    static std::pair<std::size_t, std::size_t> memory_requirements(
+        const pn_config &config = pn_config_default()) {
+        std::size_t bytes = 0, align = 0;
+        check(pn_solver_memory_requirements(&config, &bytes, &align));
+        return std::make_pair(bytes, align);
+    }
+
+    /// A solver in memory owned by this object (freed by its destructor).
+    explicit Solver(const pn_config &config = pn_config_default()) : solver_(nullptr) {
+        const std::pair<std::size_t, std::size_t> need = memory_requirements(config);
+        std::size_t space = need.first + need.second - 1;
+        owned_.reset(new unsigned char[space]);
+        void *start = owned_.get();
+        start = std::align(need.second, need.first, start, space);
+        check(pn_solver_init(start, need.first, &config, &solver_));
+    }
+
+    /// A solver inside caller memory (a static array, the stack, an arena), which must
+    /// outlive it and stay in place. Throws Error for memory that is too small or misaligned.
+    Solver(void *memory, std::size_t bytes, const pn_config &config = pn_config_default())
+        : solver_(nullptr) {
+        check(pn_solver_init(memory, bytes, &config, &solver_));
+    }
+
+    Solver(Solver &&other) noexcept : owned_(std::move(other.owned_)), solver_(other.solver_) {
+        other.solver_ = nullptr;
+    }
+    Solver &operator=(Solver &&other) noexcept {
+        owned_ = std::move(other.owned_);
+        solver_ = other.solver_;
+        other.solver_ = nullptr;
+        return *this;
+    }
+    Solver(const Solver &) = delete;
+    Solver &operator=(const Solver &) = delete;
+    ~Solver() = default; /* the library owns nothing: only our own memory to free */
+
+    /// The C handle (NULL after a move).
+    pn_solver *get() const noexcept { return solver_; }
+
+    /// Can `attacker` force a win? See pn_solve.
+    template <class G>
+    Result solve(G &game, pn_side attacker, const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::table(game);
+        return solve_table(t, attacker, limits);
+    }
+
+    /// The value for the side to move. See pn_solve_value.
+    template <class G>
+    Result solve_value(G &game, const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::table(game);
+        return solve_value_table(t, limits);
+    }
+
+    /// pn_solve with a callback table made by hand.
+    Result solve_table(const pn_game &game, pn_side attacker, const pn_limits *limits = nullptr) {
+        Result r = empty();
+        r.status = pn_solve(solver_, &game, attacker, limits, &r.result);
+        return r;
+    }
+
+    /// pn_solve_value with a callback table made by hand.
+    Result solve_value_table(const pn_game &game, const pn_limits *limits = nullptr) {
+        Result r = empty();
+        r.status = pn_solve_value(solver_, &game, limits, &r.result);
+        return r;
+    }
+
+    /// The principal variation of `attacker`'s search (see pn_principal_variation), at most
+    /// `max_length` moves; `*status` (if given) says whether the line is complete
+    /// (PN_STATUS_OK) or why it was cut. Throws Error when no walk could run.
+    template <class G>
+    std::vector<uint32_t> principal_variation(G &game, pn_side attacker,
+                                              std::size_t max_length = 256,
+                                              pn_status *status = nullptr,
+                                              const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::table(game);
+        std::vector<uint32_t> line(max_length);
+        std::size_t length = 0;
+        pn_status s = pn_principal_variation(solver_, &t, attacker, limits, line.data(),
+                                             line.size(), &length);
+        if (status != nullptr) *status = s;
+        if (s != PN_STATUS_OK && length == 0 && s != PN_STATUS_BUFFER_TOO_SMALL) {
+            bool walked = s == PN_STATUS_NODE_LIMIT || s == PN_STATUS_TIME_LIMIT ||
+                          s == PN_STATUS_STOPPED || s == PN_STATUS_DEPTH_LIMIT ||
+                          s == PN_STATUS_TOO_MANY_MOVES || s == PN_STATUS_REFUTED ||
+                          s == PN_STATUS_CALLBACK_FAILED || s == PN_STATUS_CALLBACK_INVALID;
+            if (!walked) throw Error(s);
+        }
+        line.resize(length);
+        return line;
+    }
+
+    /// Checks a claim (PN_OUTCOME_PROVEN or PN_OUTCOME_DISPROVEN) by walking its whole proof
+    /// tree; see pn_verify. PN_STATUS_OK when it holds, PN_STATUS_REFUTED when it does not.
+    template <class G>
+    Result verify(G &game, pn_side attacker, pn_outcome claim,
+                  const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::table(game);
+        Result r = empty();
+        r.status = pn_verify(solver_, &t, attacker, claim, limits, &r.result);
+        return r;
+    }
+
+    /// Stops the running search; the one call that is safe from another thread.
+    void stop() noexcept { (void)pn_solver_stop(solver_); }
+
+    void clear_table() { check(pn_table_clear(solver_)); }
+    void new_generation() { check(pn_table_new_generation(solver_)); }
+
+    pn_table_info table_info() const {
+        pn_table_info info = pn_table_info();
+        info.struct_size = sizeof info;
+        check(pn_table_get_info(solver_, &info));
+        return info;
+    }
+
+    std::vector<unsigned char> save_table() const {
+        std::vector<unsigned char> bytes(table_info().saved_bytes);
+        std::size_t written = 0;
+        check(pn_table_save(solver_, bytes.data(), bytes.size(), &written));
+        bytes.resize(written);
+        return bytes;
+    }
+
+    void load_table(const std::vector<unsigned char> &bytes) {
+        check(pn_table_load(solver_, bytes.data(), bytes.size()));
+    }
+
+private:
+    static Result empty() noexcept {
+        Result r;
+        r.status = PN_STATUS_OK;
+        r.result = pn_result();
+        r.result.struct_size = sizeof r.result;
+        return r;
+    }
+
+    std::unique_ptr<unsigned char[]> owned_;
+    pn_solver *solver_;
+};
+
+}  // namespace proofnum
+
+#endif /* PROOFNUM_HPP */

@@ -116,6 +116,7 @@ fn solve_once<G: Game>(
     let mut table = Table::new(memory).expect("table memory");
     let config = DfpnConfig {
         epsilon: options.epsilon,
+        ..DfpnConfig::default()
     };
     let mut dfpn = Dfpn::<G>::new(stack, depth, moves, config).expect("stack memory");
     let start = Instant::now();

@@ -38,6 +38,8 @@ options:
   --epsilon X     the 1+epsilon trick's epsilon, 0 for classic df-pn (default 0.25)
   --nodes N       stop after N positions
   --seconds S     stop after S seconds
+  --search-stale  search positions whose table entry was lost even when their numbers
+                  already reach their thresholds (helps when the table is far too small)
   --verify        walk the whole proof again and report the check
   --quiet         no progress line
 ";
@@ -87,6 +89,7 @@ struct Options {
     max_seconds: Option<f64>,
     verify: bool,
     quiet: bool,
+    search_stale: bool,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -97,6 +100,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         max_seconds: None,
         verify: false,
         quiet: false,
+        search_stale: false,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -124,6 +128,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 o.max_seconds = Some(s);
             }
             "--verify" => o.verify = true,
+            "--search-stale" => o.search_stale = true,
             "--quiet" => o.quiet = true,
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -192,7 +197,10 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let mut table = Table::new(&mut table_memory).map_err(|e| e.to_string())?;
     let stack_bytes = Dfpn::<G>::stack_bytes(G::MAX_DEPTH, G::MAX_MOVES);
     let mut stack_memory = vec![0u8; stack_bytes];
-    let config = DfpnConfig { epsilon: o.epsilon };
+    let config = DfpnConfig {
+        epsilon: o.epsilon,
+        search_stale_entries: o.search_stale,
+    };
     let mut dfpn = Dfpn::<G>::new(&mut stack_memory, G::MAX_DEPTH, G::MAX_MOVES, config)
         .map_err(|e| e.to_string())?;
 

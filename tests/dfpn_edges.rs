@@ -413,7 +413,16 @@ fn epsilon_zero_and_quarter_agree_and_report_statistics() {
         let mut table_memory = vec![0u8; Table::required_bytes(64)];
         let mut table = Table::new(&mut table_memory).unwrap();
         let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
-        let mut dfpn = Dfpn::<TicTacToe>::new(&mut stack, 9, 9, DfpnConfig { epsilon }).unwrap();
+        let mut dfpn = Dfpn::<TicTacToe>::new(
+            &mut stack,
+            9,
+            9,
+            DfpnConfig {
+                epsilon,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let r = dfpn.solve(
             &mut TicTacToe::default(),
             Player::First,

@@ -108,7 +108,10 @@ impl pn_config {
             verify_memo_entries: self.verify_memo_entries,
             max_depth: self.max_depth as usize,
             max_moves: self.max_moves as usize,
-            dfpn: DfpnConfig { epsilon },
+            dfpn: DfpnConfig {
+                epsilon,
+                ..Default::default()
+            },
             threads: self.threads,
         })
     }

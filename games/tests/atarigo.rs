@@ -129,8 +129,16 @@ fn dfpn<const N: usize>(g: &mut AtariGo<N>, buckets: usize, epsilon: Epsilon) ->
     let mut table = Table::new(&mut memory).unwrap();
     let cells = N * N;
     let mut stack = vec![0u8; Dfpn::<AtariGo<N>>::stack_bytes(cells, cells)];
-    let mut solver =
-        Dfpn::<AtariGo<N>>::new(&mut stack, cells, cells, DfpnConfig { epsilon }).unwrap();
+    let mut solver = Dfpn::<AtariGo<N>>::new(
+        &mut stack,
+        cells,
+        cells,
+        DfpnConfig {
+            epsilon,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let before = g.clone();
     let v = solver.solve_value(g, &mut table, &mut Limits::default());
     assert_eq!(*g, before);

@@ -443,7 +443,16 @@ fn dfpn_value<const W: usize, const H: usize>(
     let mut table = Table::new(&mut memory).unwrap();
     let depth = W * H;
     let mut stack = vec![0u8; Dfpn::<Board<W, H>>::stack_bytes(depth, W)];
-    let mut dfpn = Dfpn::<Board<W, H>>::new(&mut stack, depth, W, DfpnConfig { epsilon }).unwrap();
+    let mut dfpn = Dfpn::<Board<W, H>>::new(
+        &mut stack,
+        depth,
+        W,
+        DfpnConfig {
+            epsilon,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let before = *b;
     let v = dfpn.solve_value(b, &mut table, &mut Limits::default());
     assert_eq!(*b, before, "the position is restored");

@@ -75,11 +75,11 @@ impl Default for DfpnConfig {
 pub const MAX_STACK_DEPTH: usize = u16::MAX as usize - 1;
 
 /// "Relies on no repetition."
-const NO_REP: u16 = u16::MAX;
+pub(crate) const NO_REP: u16 = u16::MAX;
 
 /// Slots of the counting filter over the hashes on the current path. Most positions miss the
 /// filter, so the linear scan of the path runs only for true repetitions and rare collisions.
-const PATH_FILTER_SLOTS: usize = 256;
+pub(crate) const PATH_FILTER_SLOTS: usize = 256;
 
 /// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
 /// searches can share one table (arbitrary odd constants).
@@ -100,8 +100,25 @@ pub(crate) fn mix64(mut x: u64) -> u64 {
 
 /// A position's contribution to the path key of the positions below it.
 #[inline]
-fn path_contribution(hash: u64) -> u64 {
+pub(crate) fn path_contribution(hash: u64) -> u64 {
     mix64(hash ^ PATH_SALT)
+}
+
+/// The table key of a position for `attacker`'s search: by position under the draw rule, by
+/// position and path under the by-position rule. Shared with PNS, so both engines can use one
+/// table.
+#[inline]
+pub(crate) fn table_key<G: Game>(attacker: Player, hash: u64, path_key: u64) -> u64 {
+    match G::REPETITION_RULE {
+        RepetitionRule::Draw => mix64(hash ^ ATTACKER_SALT[attacker.index()]),
+        RepetitionRule::ByPosition => path_set_key(attacker, hash, path_key),
+    }
+}
+
+/// The key of a position reached with the ancestors whose contributions make `path_key`.
+#[inline]
+pub(crate) fn path_set_key(attacker: Player, hash: u64, path_key: u64) -> u64 {
+    mix64(hash ^ ATTACKER_SALT[attacker.index()] ^ path_key)
 }
 
 /// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
@@ -788,16 +805,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
     /// rule, by position and path under the by-position rule.
     #[inline]
     fn key(&self, hash: u64, path_key: u64) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Draw => mix64(hash ^ ATTACKER_SALT[self.attacker.index()]),
-            RepetitionRule::ByPosition => self.path_key(hash, path_key),
-        }
+        table_key::<G>(self.attacker, hash, path_key)
     }
 
     /// The key of a position reached with the ancestors whose contributions make `path_key`.
     #[inline]
     fn path_key(&self, hash: u64, path_key: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key)
+        path_set_key(self.attacker, hash, path_key)
     }
 
     /// A solved result stored for this position with exactly these ancestors, under the draw
@@ -857,7 +871,7 @@ fn raised_past(threshold: Numbers, numbers: Numbers) -> Numbers {
 
 /// The slot of a hash in the path filter.
 #[inline]
-fn filter_slot(hash: u64) -> usize {
+pub(crate) fn filter_slot(hash: u64) -> usize {
     ((hash ^ (hash >> 17) ^ (hash >> 41)) as usize) & (PATH_FILTER_SLOTS - 1)
 }
 

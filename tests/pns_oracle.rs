@@ -326,24 +326,25 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
     let seed = common::seed() ^ salt;
     let mut rng = Rng::new(seed);
     // One roomy searcher per configuration and one table per size, reused by every game.
-    let mut memories: Vec<Vec<u8>> = SECOND_LEVEL
+    let configs: Vec<PnsConfig> = SECOND_LEVEL
         .iter()
-        .map(|&second| {
-            vec![
-                0u8;
-                Pns::<OwnedGame<BY_POSITION>>::required_bytes(
-                    ROOMY,
-                    MAX_DEPTH,
-                    MAX_MOVES,
-                    PnsConfig::pn2(second)
-                )
-            ]
+        .flat_map(|&second| {
+            let c = PnsConfig::pn2(second);
+            [c, c.with_transposition_numbers()]
+        })
+        .collect();
+    let mut memories: Vec<Vec<u8>> = configs
+        .iter()
+        .map(|&c| {
+            let bytes =
+                Pns::<OwnedGame<BY_POSITION>>::required_bytes(ROOMY, MAX_DEPTH, MAX_MOVES, c);
+            vec![0u8; bytes]
         })
         .collect();
     let mut roomy: Vec<Pns<'_, OwnedGame<BY_POSITION>>> = memories
         .iter_mut()
-        .zip(SECOND_LEVEL)
-        .map(|(m, second)| Pns::new(m, MAX_DEPTH, MAX_MOVES, PnsConfig::pn2(second)).unwrap())
+        .zip(&configs)
+        .map(|(m, &c)| Pns::new(m, MAX_DEPTH, MAX_MOVES, c).unwrap())
         .collect();
     let mut table_memories: Vec<Vec<u8>> = TABLE_BUCKETS
         .iter()
@@ -364,16 +365,18 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
                 "seed {seed} game {i}: oracles disagree\n{graph:#?}"
             );
         }
-        // Plain PNS half of the time, PN² with one of the second-level sizes otherwise.
-        let c = if rng.chance(50) {
+        // Plain PNS half of the time, PN² with one of the second-level sizes otherwise; each
+        // with or without shared transposition numbers.
+        let second = if rng.chance(50) {
             0
         } else {
             1 + rng.below(SECOND_LEVEL.len() as u64 - 1) as usize
         };
+        let c = 2 * second + rng.below(2) as usize;
         let t = rng.below(TABLE_BUCKETS.len() as u64) as usize;
         let context = format!(
-            "seed {seed} game {i} ({kind:?}, {} buckets, second level {})",
-            TABLE_BUCKETS[t], SECOND_LEVEL[c]
+            "seed {seed} game {i} ({kind:?}, {} buckets, {:?})",
+            TABLE_BUCKETS[t], configs[c]
         );
         check::<BY_POSITION>(
             graph,
@@ -423,7 +426,8 @@ fn bushy_dags_match_brute_force_in_small_arenas() {
     run::<false>(Kind::BushyDag, 300, 16);
 }
 
-/// For each game, the smallest arena in which plain PNS still solves it (found by bisection,
+/// For each game, the smallest arena in which plain PNS (with or without shared transposition
+/// numbers) still solves it (found by bisection,
 /// fresh table each time): below the peak it must have reclaimed solved subtrees, and it must
 /// have run the very search of the roomy arena. Answers are checked against brute force.
 fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
@@ -441,15 +445,16 @@ fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64)
         };
         let attacker = rng.player();
         let want = status_for(&graph, expected, attacker);
+        let config = if rng.chance(50) {
+            PnsConfig::PNS
+        } else {
+            PnsConfig::PNS.with_transposition_numbers()
+        };
         let mut solve_in = |nodes: usize| {
-            let bytes = Pns::<OwnedGame<BY_POSITION>>::required_bytes(
-                nodes,
-                MAX_DEPTH,
-                MAX_MOVES,
-                PnsConfig::PNS,
-            );
+            let bytes =
+                Pns::<OwnedGame<BY_POSITION>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
             let mut memory = vec![0u8; bytes];
-            let mut pns = Pns::new(&mut memory, MAX_DEPTH, MAX_MOVES, PnsConfig::PNS).unwrap();
+            let mut pns = Pns::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
             table.clear();
             let r = pns.solve(
                 &mut game,
@@ -460,7 +465,7 @@ fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64)
             (r, pns.arena_stats())
         };
         let (roomy, roomy_arena) = solve_in(ROOMY);
-        let context = format!("seed {seed} game {i} ({kind:?}, attacker {attacker:?})");
+        let context = format!("seed {seed} game {i} ({kind:?}, attacker {attacker:?}, {config:?})");
         assert_eq!(roomy.status, want, "{context}\n{graph:#?}");
         let peak = roomy_arena.peak_nodes;
         // Searches that need only a block or two leave nothing to reclaim.

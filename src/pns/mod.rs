@@ -35,14 +35,24 @@
 //! path, and neither the overcounting of DAGs nor the graph-history interaction problem can
 //! arise inside the tree (`../shared/reading/pns-variants-tutorial.md`).
 //!
-//! Transpositions share work through the [`TranspositionTable`] instead, exactly as in df-pn
-//! and with the same keys, so the two engines can share one table: solved nodes are stored,
-//! tagged with the shallowest path depth whose repetition they rely on; a result relying on a
-//! repetition above its node is stored under the position-and-path key only (the
-//! [`crate::dfpn`] module docs argue why this is exact), and under
-//! [`RepetitionRule::ByPosition`] every key includes the path. New children and every node about
-//! to be expanded look their position up, so a position solved anywhere is solved everywhere.
-//! Unsolved table entries are ignored: PNS keeps its unsolved numbers in the tree.
+//! Transpositions share work through the [`TranspositionTable`] instead, with df-pn's keys,
+//! so the two engines can share one table. Solved nodes are stored, tagged with the shallowest
+//! path depth whose repetition they rely on: a result relying on a repetition above its node
+//! is stored under the position-and-path key only (the [`crate::dfpn`] module docs argue why
+//! this is exact), and under [`RepetitionRule::ByPosition`] every key includes the path. Every
+//! node about to be expanded looks its position up first, so a position solved anywhere is
+//! solved everywhere without searching it again.
+//!
+//! That is all the default does: one probe per expansion. Probing every new child as well
+//! (which df-pn does) costs a cache miss per child once the table outgrows the cache and, on
+//! its own, saved few expansions in our measurements (Connect Four on small boards).
+//! [`PnsConfig::transposition_numbers`] goes further, the way df-pn shares unsolved work:
+//! each expanded node stores its numbers and each new child starts from the numbers its
+//! position has in the table. A transposition then starts from what its other copies have
+//! learnt instead of (1, 1), which tames the exponential re-expansion of a tree over a
+//! transposition-rich game (Nim with 40 stones: about 25 000 nodes instead of more than
+//! 4 million), at the price of a probe per child. Unsolved numbers only guide the search, so
+//! they are stored and used whatever the path.
 //!
 //! Why no index from position to node (hashbrown over the caller's memory) to merge
 //! transpositions: merging turns the tree into a DAG or a cyclic graph, where a node has
@@ -50,7 +60,9 @@
 //! overcount (and the fixes, WPNS or SNDA, approximate), and a node's value depends on which
 //! path reaches it (GHI), which a best-first graph search cannot resolve as cheaply as df-pn's
 //! path-keyed table. The table of solved results gives the big win of transpositions (never
-//! solving a position twice) at 16 bytes an entry and keeps the tree exact.
+//! solving a position twice) at 16 bytes an entry and keeps the tree exact. The price is
+//! measured, not hidden: on transposition-rich games df-pn, which keeps nothing but the table,
+//! expands far fewer nodes than PNS (the benchmark reports both).
 //!
 //! # PN²
 //! With [`PnsConfig::second_level_nodes`] set, every new first-level leaf is evaluated by a
@@ -96,18 +108,35 @@ pub const MIN_RECLAIM_DIVISOR: usize = 64;
 pub struct PnsConfig {
     /// Nodes of the arena given to PN²'s second level; 0 (the default) runs plain PNS.
     pub second_level_nodes: usize,
+    /// Share unsolved numbers between transpositions through the table, as df-pn does: each
+    /// expanded node stores its numbers, and every new leaf looks its position up and starts
+    /// from the numbers found (solved results included). Off by default: it costs a table
+    /// probe per child, which pays when the table is cache-resident or the game is rich in
+    /// transpositions (see the module docs). Without it, only the node about to be expanded
+    /// is looked up.
+    pub transposition_numbers: bool,
 }
 
 impl PnsConfig {
     /// Plain PNS.
     pub const PNS: PnsConfig = PnsConfig {
         second_level_nodes: 0,
+        transposition_numbers: false,
     };
 
     /// PN² with a second-level region of `nodes` nodes.
     pub const fn pn2(nodes: usize) -> PnsConfig {
         PnsConfig {
             second_level_nodes: nodes,
+            transposition_numbers: false,
+        }
+    }
+
+    /// These settings with [`transposition_numbers`](PnsConfig::transposition_numbers) set.
+    pub const fn with_transposition_numbers(self) -> PnsConfig {
+        PnsConfig {
+            transposition_numbers: true,
+            ..self
         }
     }
 }
@@ -594,9 +623,18 @@ impl<'m, G: Game> Pns<'m, G> {
             if d + 1 >= self.path.len() {
                 return Err(Reason::DepthLimit);
             }
+            let first = node.link as usize;
+            // Load the block's first move before scanning its nodes, so the two cache misses
+            // (nodes and moves live in separate arrays) overlap; the chosen move is usually on
+            // the same line.
+            let first_move = self.trees[t].mv(first);
             let best = most_proving(self.trees[t].children(at));
-            let index = node.link as usize + best;
-            let mv = self.trees[t].mv(index);
+            let index = first + best;
+            let mv = if best == 0 {
+                first_move
+            } else {
+                self.trees[t].mv(index)
+            };
             game.play(mv);
             let hash = game.hash();
             let parent = self.path[d];
@@ -771,7 +809,7 @@ impl<'m, G: Game> Pns<'m, G> {
             (self.repetition_numbers(game, mover), 0, depth as u16)
         } else if let Some(value) = known_value(game.outcome()) {
             (framed(value, mover, self.attacker), 0, NO_REP)
-        } else if let Some(found) = self.probe_solved(table, hash, path_key) {
+        } else if let Some(found) = self.probe_child(table, hash, path_key) {
             found
         } else if t == 0
             && self.trees[1].capacity() > 0
@@ -847,6 +885,7 @@ impl<'m, G: Game> Pns<'m, G> {
         mut d: usize,
         old: Node,
     ) -> usize {
+        let expanded = d;
         let mut old = (old.phi, old.delta);
         loop {
             let at = self.path[d].node as usize;
@@ -871,6 +910,16 @@ impl<'m, G: Game> Pns<'m, G> {
                     let node = self.trees[t].node_mut(at);
                     node.phi = n.phi;
                     node.delta = n.delta;
+                    if d == expanded && self.config.transposition_numbers {
+                        // Unsolved numbers hold on any path: they only guide the search.
+                        let level = self.path[d];
+                        let best = Some(s.best.min(u16::MAX as usize) as u16);
+                        let entry = Entry::new(s.numbers, best, 0, 1);
+                        table.store(
+                            table_key::<G>(self.attacker, level.hash, level.path_key),
+                            &entry,
+                        );
+                    }
                 }
             }
             let node = self.trees[t].node(at);
@@ -925,6 +974,30 @@ impl<'m, G: Game> Pns<'m, G> {
         }
     }
 
+    /// What the table knows about a new child: only with
+    /// [`PnsConfig::transposition_numbers`], where a solved result is taken as it is and
+    /// unsolved numbers become the child's first numbers.
+    fn probe_child<T: TranspositionTable>(
+        &mut self,
+        table: &mut T,
+        hash: u64,
+        path_key: u64,
+    ) -> Option<(Numbers, u16, u16)> {
+        if !self.config.transposition_numbers {
+            return None;
+        }
+        let entry = table.probe(table_key::<G>(self.attacker, hash, path_key));
+        match entry {
+            Some(e) if e.numbers.is_solved() => Some((e.numbers, e.distance, NO_REP)),
+            _ => self.probe_conditional(table, hash, path_key).or_else(|| {
+                entry.map(|e| {
+                    let n = Numbers::unsolved_estimate(e.numbers.phi, e.numbers.delta);
+                    (n, 0, NO_REP)
+                })
+            }),
+        }
+    }
+
     /// A solved result in the table for this position on this path: (numbers in its own view,
     /// distance, repetition depth). A result keyed by position and path holds for this set of
     /// ancestors only and relies on a repetition somewhere above: assume the shallowest depth.
@@ -939,13 +1012,24 @@ impl<'m, G: Game> Pns<'m, G> {
         {
             return Some((e.numbers, e.distance, NO_REP));
         }
-        if G::REPETITION_RULE == RepetitionRule::Draw && self.cyclic {
-            return table
-                .probe(path_set_key(self.attacker, hash, path_key))
-                .filter(|e| e.numbers.is_solved())
-                .map(|e| (e.numbers, e.distance, 0));
+        self.probe_conditional(table, hash, path_key)
+    }
+
+    /// A solved result stored for this position with exactly these ancestors, under the draw
+    /// rule, once the search has met a repetition (before that none can exist for this search).
+    fn probe_conditional<T: TranspositionTable>(
+        &mut self,
+        table: &mut T,
+        hash: u64,
+        path_key: u64,
+    ) -> Option<(Numbers, u16, u16)> {
+        if G::REPETITION_RULE != RepetitionRule::Draw || !self.cyclic {
+            return None;
         }
-        None
+        table
+            .probe(path_set_key(self.attacker, hash, path_key))
+            .filter(|e| e.numbers.is_solved())
+            .map(|e| (e.numbers, e.distance, 0))
     }
 
     /// Numbers of the node at level `d` as stored: in its parent's view (the tree root, at

@@ -2,7 +2,7 @@
 //! frames in caller memory.
 //!
 //! MID (`../shared/reading/dfpn-explained.md`) is usually written as a recursive function. Here
-//! each recursion level is a [`Frame`] in a caller-supplied stack region and the children's
+//! each recursion level is a frame in a caller-supplied stack region and the children's
 //! numbers live in that region too, so a deep proof can never overflow the machine stack, and a
 //! dropped table write only costs a re-search: the frame still holds its children's (φ, δ)
 //! (the point the reading makes about load-bearing tables).
@@ -16,39 +16,46 @@
 //! `φ'_t = min(φ_t, max(φ'₂ + 1, ⌈φ'₂ (1 + ε)⌉))` and `δ'_t = δ_t − δ + δ'(c)`
 //! ([`number::child_delta_threshold`], [`number::child_phi_threshold`]).
 //!
-//! # Repetitions
+//! # Repetitions and the table
 //! A child that repeats a position on the current path is a leaf scored by the game's
 //! [`RepetitionRule`]. A position's value depends on the path only through the *set* of
-//! positions on it, so every frame carries a path key (an XOR of its ancestors' mixed hashes).
+//! positions on it, so every frame carries a path key (an XOR of its ancestors' mixed hashes),
+//! and the table has two kinds of keys: the position key, for results that hold on every path,
+//! and the position-and-path key, for results that hold for one set of ancestors.
 //!
-//! Under [`RepetitionRule::Draw`] every solved result carries the shallowest path depth whose
-//! repetition it relies on. A result that relies on no repetition above its own node is stored
-//! under the position's key, unconditionally; one that does (the graph-history interaction
-//! problem, Kishimoto and Müller) is stored under the position-and-path key only, where just a
-//! visit with the same set of ancestors finds it. This is exact:
-//! - a draw never favours the attacker, so proofs never rely on repetitions and conditional
-//!   results are always disproofs;
-//! - a disproof relying only on repetitions inside its own subtree holds on every path (the
-//!   defender can repeat the same cycle), so it is the position's value with infinite play
-//!   counted as a draw (retrograde analysis);
-//! - with table values that are retrograde-correct and conditional ones that are disproofs, the
-//!   root's value is exact: the attacker's distance-decreasing winning strategy never meets a
-//!   repetition or a conditional disproof of its own positions, and the defender's drawing
-//!   strategy only meets non-wins.
+//! - [`RepetitionRule::Acyclic`]: no repetition can happen, everything is position-keyed.
+//! - [`RepetitionRule::ByPosition`]: a repetition may favour either side, so everything is
+//!   path-keyed. Exact for any rule.
+//! - [`RepetitionRule::Draw`]: every solved result carries the shallowest path depth whose
+//!   repetition it relies on. A solved result relying on no repetition above its own node is
+//!   position-keyed; one that does (the graph-history interaction problem, Kishimoto and
+//!   Müller) and all unsolved numbers are path-keyed. This is exact:
+//!   - a draw never favours the attacker, so proofs never rely on repetitions and conditional
+//!     results are always disproofs;
+//!   - a disproof relying only on repetitions inside its own subtree holds on every path (the
+//!     defender can repeat the same cycle), so it is the position's value with infinite play
+//!     counted as a draw (retrograde analysis);
+//!   - with stored values that are retrograde-correct and conditional ones that are disproofs,
+//!     the root's value is exact: the attacker's distance-decreasing winning strategy never
+//!     meets a repetition or a conditional disproof of its own positions, and the defender's
+//!     drawing strategy only meets non-wins.
 //!
-//! The second, path-keyed probe runs only after a search has met a repetition, so games without
-//! cycles pay nothing for it. Under [`RepetitionRule::ByPosition`] a repetition may favour
-//! either side, so every entry is keyed by position and path: exact for any rule.
+//!   Unsolved numbers are path-keyed because position-keyed ones can feed on themselves around
+//!   a cycle: two siblings on a cycle each read the other's stored numbers, each search raises
+//!   them a little, and with ε = 0 the search alternates between them forever (df-pn's
+//!   infinite loop on cyclic graphs, Kishimoto and Müller 2003; we saw a 16-node graph spend
+//!   millions of MID calls this way). Path-keyed numbers depend only on numbers stored for
+//!   strictly larger sets of ancestors, which is a finite tree, so every search terminates.
+//!   Solved results are still shared between transpositions.
 //!
-//! Termination does not rest on the table: each MID call returns only when its numbers reach
-//! its thresholds (strictly above the numbers it started with), and those numbers are computed
-//! from the frame's own children, so stale or overcounted table values cost time but cannot
-//! stop progress.
+//! Termination otherwise does not rest on the table: each MID call returns only when its
+//! numbers reach its thresholds (strictly above the numbers it started with), and those numbers
+//! are computed from the frame's own children.
 
 use core::mem::size_of;
 
 use crate::game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
-use crate::limits::{Limits, Reason};
+use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
@@ -83,9 +90,11 @@ pub(crate) const PATH_FILTER_SLOTS: usize = 256;
 
 /// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
 /// searches can share one table (arbitrary odd constants).
-const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
-/// Salt for a position's contribution to a path key under [`RepetitionRule::ByPosition`].
+pub(crate) const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
+/// Salt for a position's contribution to a path key.
 const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
+/// Salt that keeps path keys apart from position keys.
+pub(crate) const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
 
 /// The splitmix64 finaliser: spreads a game's hash over all 64 bits before it is split into a
 /// bucket index and check bits.
@@ -104,23 +113,6 @@ pub(crate) fn path_contribution(hash: u64) -> u64 {
     mix64(hash ^ PATH_SALT)
 }
 
-/// The table key of a position for `attacker`'s search: by position under the draw rule, by
-/// position and path under the by-position rule. Shared with PNS, so both engines can use one
-/// table.
-#[inline]
-pub(crate) fn table_key<G: Game>(attacker: Player, hash: u64, path_key: u64) -> u64 {
-    match G::REPETITION_RULE {
-        RepetitionRule::Draw => mix64(hash ^ ATTACKER_SALT[attacker.index()]),
-        RepetitionRule::ByPosition => path_set_key(attacker, hash, path_key),
-    }
-}
-
-/// The key of a position reached with the ancestors whose contributions make `path_key`.
-#[inline]
-pub(crate) fn path_set_key(attacker: Player, hash: u64, path_key: u64) -> u64 {
-    mix64(hash ^ ATTACKER_SALT[attacker.index()] ^ path_key)
-}
-
 /// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
 /// the player trying to win: a draw counts as a win for the defender.
 #[inline]
@@ -135,33 +127,37 @@ pub(crate) fn framed(value: Value, mover: Player, attacker: Player) -> Numbers {
 
 /// One level of the MID recursion.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+pub(crate) struct Frame {
     /// The game's hash of the position (for repetition checks).
-    hash: u64,
-    /// The table key of the position.
-    key: u64,
+    pub(crate) hash: u64,
+    /// Walkers only: the key under which a verified position is remembered.
+    pub(crate) key: u64,
     /// XOR of the path contributions of the positions above.
-    path_key: u64,
+    pub(crate) path_key: u64,
     /// The MID thresholds in this node's view.
-    threshold: Numbers,
+    pub(crate) threshold: Numbers,
     /// Numbers of a node without moves (used when `n_children == 0`).
-    own: Numbers,
+    pub(crate) own: Numbers,
     /// `Stats::mid_calls` when the frame was entered.
-    work_start: u64,
+    pub(crate) work_start: u64,
     /// Index of the first child slot.
-    first_child: u32,
+    pub(crate) first_child: u32,
     /// Number of child slots in use.
-    n_children: u32,
+    pub(crate) n_children: u32,
     /// The child being searched.
-    best: u32,
+    pub(crate) best: u32,
     /// The side to move here.
-    mover: Player,
+    pub(crate) mover: Player,
     /// No child has been searched from this frame yet.
-    fresh: bool,
+    pub(crate) fresh: bool,
+    /// Walkers only: children (by index < 64) excluded at this step of a line.
+    pub(crate) excluded: u64,
+    /// Walkers only: the index of the child chosen at this step of a line.
+    pub(crate) chosen: u32,
 }
 
 impl Frame {
-    const EMPTY: Frame = Frame {
+    pub(crate) const EMPTY: Frame = Frame {
         hash: 0,
         key: 0,
         path_key: 0,
@@ -173,22 +169,24 @@ impl Frame {
         best: 0,
         mover: Player::First,
         fresh: true,
+        excluded: 0,
+        chosen: 0,
     };
 }
 
 /// A child of a frame.
 #[derive(Clone, Copy, Debug, Default)]
-struct Child<M> {
+pub(crate) struct Child<M> {
     /// The child's numbers in the parent's view.
-    numbers: Numbers,
+    pub(crate) numbers: Numbers,
     /// For solved children: plies to the end of the solved line.
-    distance: u16,
+    pub(crate) distance: u16,
     /// Shallowest path depth whose repetition this child's solved value relies on.
-    rep: u16,
+    pub(crate) rep: u16,
     /// The child's side to move differs from the parent's.
-    flip: bool,
+    pub(crate) flip: bool,
     /// The move from the parent.
-    mv: M,
+    pub(crate) mv: M,
 }
 
 /// The node's numbers and the best child, computed from the children.
@@ -236,19 +234,25 @@ impl Job<'static> {
 /// The stack holds `max_depth + 1` frames, child slots for the moves of every frame on the
 /// current path, and one move buffer of `max_moves`. Ask [`Dfpn::stack_bytes`] how much to give.
 pub struct Dfpn<'m, G: Game> {
-    frames: &'m mut [Frame],
-    children: &'m mut [Child<G::Move>],
-    scratch: &'m mut [G::Move],
+    pub(crate) frames: &'m mut [Frame],
+    pub(crate) children: &'m mut [Child<G::Move>],
+    pub(crate) scratch: &'m mut [G::Move],
     config: DfpnConfig,
     filter: [u16; PATH_FILTER_SLOTS],
-    attacker: Player,
+    pub(crate) attacker: Player,
     base: usize,
     top: usize,
     stats: Stats,
     abort: Option<Reason>,
     start_us: Option<u64>,
-    /// A repetition has been met in this search: look up path-keyed results too.
-    cyclic: bool,
+    /// Evaluate every child on expansion instead of stopping at the first decisive one (the
+    /// principal variation wants the shortest of all wins).
+    exhaustive: bool,
+    /// The index of the root's proving (or best) child after the last search.
+    pub(crate) root_best: Option<u32>,
+    /// Root children (by index < 64) the next search treats as not winning for the root's
+    /// side to move; the root's result is then not stored. Used by the line walker.
+    pub(crate) root_excluded: u64,
 }
 
 impl<'m, G: Game> Dfpn<'m, G> {
@@ -301,7 +305,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
             stats: Stats::default(),
             abort: None,
             start_us: None,
-            cyclic: false,
+            exhaustive: false,
+            root_best: None,
+            root_excluded: 0,
         })
     }
 
@@ -346,27 +352,68 @@ impl<'m, G: Game> Dfpn<'m, G> {
         table: &mut T,
         limits: &mut Limits<'_>,
     ) -> SearchResult<G::Move> {
+        let base = job.history.len();
+        if base >= self.frames.len() {
+            return SearchResult {
+                status: Status::Unknown(Reason::DepthLimit),
+                best_move: None,
+                numbers: Numbers::UNIT,
+                distance: 0,
+                path_dependent: false,
+                stats: Stats::default(),
+            };
+        }
+        for (frame, &hash) in self.frames.iter_mut().zip(job.history) {
+            *frame = Frame {
+                hash,
+                ..Frame::EMPTY
+            };
+        }
+        self.search_from(game, job.attacker, job.threshold, base, 0, table, limits)
+    }
+
+    /// Searches `game`'s position as a root at stack depth `base`, below the positions whose
+    /// hashes frames `0..base` hold (the path to it), with child slots from `first_child` on.
+    /// Proof walkers keep their own path in the lower frames and search on top of it.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search_from<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        attacker: Player,
+        threshold: Numbers,
+        base: usize,
+        first_child: u32,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
         let table_before = table.stats();
         self.stats = Stats::default();
         self.abort = None;
-        self.cyclic = false;
-        self.attacker = job.attacker;
+        self.attacker = attacker;
         self.start_us = limits.now_us();
+        self.base = base;
+        self.top = base;
+        // Path keys and the repetition filter of the path above the root.
         self.filter = [0; PATH_FILTER_SLOTS];
-        self.base = job.history.len();
-        self.top = self.base;
+        let mut path_key = 0;
+        for i in 0..base {
+            self.frames[i].path_key = path_key;
+            path_key ^= self.contribution(self.frames[i].hash);
+            self.filter_add(self.frames[i].hash);
+        }
 
-        let finished = self.run_root(game, job, table, limits);
+        let finished = self.run_root(game, threshold, path_key, first_child, table, limits);
         let mover = game.side_to_move();
         let status = match finished {
-            Ok(f) if f.numbers.is_win() == (mover == job.attacker) && f.numbers.is_solved() => {
+            Ok(f) if f.numbers.is_solved() && f.numbers.is_win() == (mover == attacker) => {
                 Status::Proven
             }
             Ok(f) if f.numbers.is_solved() => Status::Disproven,
             Ok(_) => Status::Unknown(self.abort.unwrap_or(Reason::Thresholds)),
             Err(reason) => Status::Unknown(reason),
         };
-        let root = self.frames[self.base.min(self.frames.len() - 1)];
+        let root = self.frames[base];
+        self.root_best = finished.ok().and_then(|f| f.best);
         let best_move = finished
             .ok()
             .and_then(|f| f.best)
@@ -409,28 +456,21 @@ impl<'m, G: Game> Dfpn<'m, G> {
             })
     }
 
-    /// Sets up history and root, then runs the MID loop. `Err` when nothing could be searched.
+    /// Sets up the root frame, then runs the MID loop. `Err` when nothing could be searched.
     fn run_root<T: TranspositionTable>(
         &mut self,
         game: &mut G,
-        job: &Job<'_>,
+        threshold: Numbers,
+        path_key: u64,
+        first_child: u32,
         table: &mut T,
         limits: &mut Limits<'_>,
     ) -> Result<Finished, Reason> {
         let base = self.base;
-        if base >= self.frames.len() {
-            return Err(Reason::DepthLimit);
-        }
-        let mut path_key = 0;
-        for (i, &hash) in job.history.iter().enumerate() {
-            self.frames[i] = Frame {
-                hash,
-                path_key,
-                ..Frame::EMPTY
-            };
-            path_key ^= path_contribution(hash);
-            self.filter_add(hash);
-        }
+        self.frames[base] = Frame {
+            first_child,
+            ..Frame::EMPTY
+        };
         let hash = game.hash();
         let mover = game.side_to_move();
         let outcome = game.outcome();
@@ -459,16 +499,15 @@ impl<'m, G: Game> Dfpn<'m, G> {
         }
         self.frames[base] = Frame {
             hash,
-            key: self.key(hash, path_key),
             path_key,
-            threshold: job.threshold,
+            threshold,
             own: Numbers::UNIT,
             work_start: 0,
-            first_child: 0,
+            first_child,
             n_children: 0,
             best: 0,
             mover,
-            fresh: true,
+            ..Frame::EMPTY
         };
         self.filter_add(hash);
         self.stats.mid_calls = 1;
@@ -485,21 +524,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
     ) -> Finished {
         loop {
             let d = self.top;
-            let mut frame = self.frames[d];
+            let frame = self.frames[d];
             let eval = self.evaluate(&frame);
-            if frame.fresh
-                && d > self.base
-                && !eval.numbers.is_solved()
-                && eval.numbers.reaches(frame.threshold)
-            {
-                // Threshold control against df-pn's infinite loop on cyclic graphs (after
-                // Kishimoto's TCA): table values of positions on a cycle can feed on each
-                // other (through siblings' entries, without any repetition on the path) and
-                // exceed the thresholds of a node before it has searched anything, so it
-                // would return at once, again and again. Search at least one child.
-                frame.threshold = raised_past(frame.threshold, eval.numbers);
-                self.frames[d].threshold = frame.threshold;
-            }
             if eval.numbers.reaches(frame.threshold) || self.abort.is_some() {
                 let done = self.finish(d, &frame, &eval, table);
                 if d == self.base {
@@ -513,6 +539,21 @@ impl<'m, G: Game> Dfpn<'m, G> {
             {
                 self.abort = Some(reason);
                 continue;
+            }
+            if self.stats.mid_calls % CLOCK_POLL_INTERVAL == 0 {
+                let root_frame = self.frames[self.base];
+                let root = self.evaluate(&root_frame).numbers;
+                let stats = self.stats;
+                limits.report(
+                    |elapsed_us| Progress {
+                        mid_calls: stats.mid_calls,
+                        nodes: stats.nodes,
+                        max_depth: stats.max_depth,
+                        root,
+                        elapsed_us,
+                    },
+                    self.start_us,
+                );
             }
             if d + 1 >= self.frames.len() {
                 self.abort = Some(Reason::DepthLimit);
@@ -553,10 +594,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
         self.frames[d].fresh = false;
         game.play(child.mv);
         let hash = game.hash();
-        let path_key = frame.path_key ^ path_contribution(frame.hash);
+        let path_key = frame.path_key ^ self.contribution(frame.hash);
         self.frames[d + 1] = Frame {
             hash,
-            key: self.key(hash, path_key),
             path_key,
             threshold,
             own: Numbers::UNIT,
@@ -565,7 +605,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             n_children: 0,
             best: 0,
             mover: game.side_to_move(),
-            fresh: true,
+            ..Frame::EMPTY
         };
         self.filter_add(hash);
         self.top = d + 1;
@@ -677,11 +717,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let work = self.stats.mid_calls - frame.work_start;
         let best_index = best.map(|b| b.min(u16::MAX as u32) as u16);
         let entry = Entry::new(numbers, best_index, distance, work);
-        if rep == NO_REP || G::REPETITION_RULE == RepetitionRule::ByPosition {
-            table.store(frame.key, &entry);
-        } else {
-            // Holds for this set of ancestors only.
-            table.store(self.path_key(frame.hash, frame.path_key), &entry);
+        // A root searched with children excluded is not the position itself: not stored.
+        if d != self.base || self.root_excluded == 0 {
+            let unconditional = numbers.is_solved() && rep == NO_REP;
+            table.store(
+                self.store_key(frame.hash, frame.path_key, unconditional),
+                &entry,
+            );
         }
         Finished {
             numbers,
@@ -725,10 +767,24 @@ impl<'m, G: Game> Dfpn<'m, G> {
             self.frames[d].n_children = 0;
             return Ok(());
         }
-        let child_path_key = frame.path_key ^ path_contribution(frame.hash);
+        let child_path_key = frame.path_key ^ self.contribution(frame.hash);
         let mut kept = 0;
+        let excluded = if d == self.base {
+            self.root_excluded
+        } else {
+            0
+        };
         for i in 0..n {
             let mv = self.scratch[i];
+            if i < 64 && excluded & (1 << i) != 0 {
+                self.children[first + kept] = Child {
+                    numbers: Numbers::LOSS,
+                    mv,
+                    ..Child::default()
+                };
+                kept += 1;
+                continue;
+            }
             game.play(mv);
             let child = self.first_numbers(game, table, d, frame.mover, child_path_key, mv);
             game.undo(mv);
@@ -738,7 +794,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             }
             self.children[first + kept] = child;
             kept += 1;
-            if child.numbers.phi == 0 && child.rep == NO_REP {
+            if child.numbers.phi == 0 && child.rep == NO_REP && !self.exhaustive {
                 break;
             }
         }
@@ -761,25 +817,19 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let mover = game.side_to_move();
         let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
-            self.cyclic = true;
             (self.repetition_numbers(game, mover), 0, depth as u16)
         } else if let Some(value) = known_value(game.outcome()) {
             (framed(value, mover, self.attacker), 0, NO_REP)
         } else {
-            let entry = table.probe(self.key(hash, path_key));
-            match entry {
-                Some(e) if e.numbers.is_solved() => (e.numbers, e.distance, NO_REP),
-                _ => match self.conditional_result(table, hash, path_key) {
-                    // Its repetition lies somewhere above: assume the shallowest depth.
-                    Some(e) => (e.numbers, e.distance, 0),
-                    None => match entry {
-                        Some(e) => (e.numbers, e.distance, NO_REP),
-                        None => {
-                            let e = game.estimate();
-                            (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
-                        }
-                    },
-                },
+            match self.lookup(table, hash, path_key) {
+                // A conditional result's repetition lies somewhere above: assume the shallowest.
+                Some((e, conditional)) => {
+                    (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
+                }
+                None => {
+                    let e = game.estimate();
+                    (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
+                }
             }
         };
         let flip = mover != parent_mover;
@@ -792,49 +842,85 @@ impl<'m, G: Game> Dfpn<'m, G> {
         }
     }
 
+    /// Makes expansions evaluate every child (see the field's docs).
+    pub(crate) fn set_exhaustive(&mut self, on: bool) {
+        self.exhaustive = on;
+    }
+
     /// Numbers of a position repeating one on the path, by the game's rule.
-    fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
+    pub(crate) fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
         let value = match G::REPETITION_RULE {
-            RepetitionRule::Draw => Value::Draw,
+            RepetitionRule::Acyclic | RepetitionRule::Draw => Value::Draw,
             RepetitionRule::ByPosition => game.repetition_value(),
         };
         framed(value, mover, self.attacker)
     }
 
-    /// The table key of a position for this search's attacker: by position under the draw
-    /// rule, by position and path under the by-position rule.
+    /// A position's contribution to the path keys below it (none in acyclic games, which never
+    /// use path keys).
     #[inline]
-    fn key(&self, hash: u64, path_key: u64) -> u64 {
-        table_key::<G>(self.attacker, hash, path_key)
+    pub(crate) fn contribution(&self, hash: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => 0,
+            RepetitionRule::Draw | RepetitionRule::ByPosition => path_contribution(hash),
+        }
     }
 
-    /// The key of a position reached with the ancestors whose contributions make `path_key`.
+    /// The key of a position's results that hold whatever the path.
     #[inline]
-    fn path_key(&self, hash: u64, path_key: u64) -> u64 {
-        path_set_key(self.attacker, hash, path_key)
+    pub(crate) fn position_key(&self, hash: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker.index()])
     }
 
-    /// A solved result stored for this position with exactly these ancestors, under the draw
-    /// rule, once the search has met a repetition (before that none can exist for this search).
+    /// The key of a position's results that hold for one set of ancestors (whose path
+    /// contributions make `path_key`). A salt keeps it apart from the position key even for a
+    /// root without history.
     #[inline]
-    fn conditional_result<T: TranspositionTable>(
+    pub(crate) fn path_key(&self, hash: u64, path_key: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key ^ PATH_NAMESPACE)
+    }
+
+    /// Where a result is stored. Only values that cannot depend on the path go under the
+    /// position key: everything for acyclic games, unconditional solved results under the draw
+    /// rule. Under the draw rule unsolved numbers are path-keyed too: a position's numbers
+    /// then depend only on numbers stored for strictly larger sets of ancestors, so they can
+    /// never feed on themselves around a cycle (which makes df-pn loop forever with ε = 0).
+    #[inline]
+    fn store_key(&self, hash: u64, path_key: u64, unconditional_solution: bool) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => self.position_key(hash),
+            RepetitionRule::Draw if unconditional_solution => self.position_key(hash),
+            RepetitionRule::Draw | RepetitionRule::ByPosition => self.path_key(hash, path_key),
+        }
+    }
+
+    /// What the table knows of a child: its entry, and whether a solved one holds only for
+    /// this set of ancestors.
+    #[inline]
+    pub(crate) fn lookup<T: TranspositionTable>(
         &self,
         table: &mut T,
         hash: u64,
         path_key: u64,
-    ) -> Option<Entry> {
-        if G::REPETITION_RULE != RepetitionRule::Draw || !self.cyclic {
-            return None;
+    ) -> Option<(Entry, bool)> {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => table.probe(self.position_key(hash)).map(|e| (e, false)),
+            RepetitionRule::ByPosition => table
+                .probe(self.path_key(hash, path_key))
+                .map(|e| (e, false)),
+            RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
+                Some(e) if e.numbers.is_solved() => Some((e, false)),
+                _ => table
+                    .probe(self.path_key(hash, path_key))
+                    .map(|e| (e, e.numbers.is_solved())),
+            },
         }
-        table
-            .probe(self.path_key(hash, path_key))
-            .filter(|e| e.numbers.is_solved())
     }
 
     /// The path depth of a position with this hash among frames `0..=top`, if any.
     #[inline]
     fn on_path(&self, hash: u64, top: usize) -> Option<usize> {
-        if self.filter[filter_slot(hash)] == 0 {
+        if G::REPETITION_RULE == RepetitionRule::Acyclic || self.filter[filter_slot(hash)] == 0 {
             return None;
         }
         self.frames[..=top].iter().rposition(|f| f.hash == hash)
@@ -851,22 +937,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let s = &mut self.filter[filter_slot(hash)];
         *s = s.saturating_sub(1);
     }
-}
-
-/// Thresholds no lower than `threshold` and above `numbers` in both coordinates.
-#[inline]
-fn raised_past(threshold: Numbers, numbers: Numbers) -> Numbers {
-    let above = |n: u32| {
-        if n >= number::MAX_FINITE {
-            INFINITE
-        } else {
-            n + 1
-        }
-    };
-    Numbers::new(
-        threshold.phi.max(above(numbers.phi)),
-        threshold.delta.max(above(numbers.delta)),
-    )
 }
 
 /// The slot of a hash in the path filter.

@@ -89,12 +89,18 @@ impl From<Value> for Outcome {
 /// interaction problem, `../shared/reading/pns-variants-tutorial.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RepetitionRule {
+    /// Positions never repeat along a line (stones only accumulate, moves only fill cells): the
+    /// game graph is acyclic. The solver skips repetition checks and shares every result
+    /// between transpositions, the fastest setting. A game that does repeat under this rule can
+    /// make a search run away (it ends on a limit or `DepthLimit`), never give a wrong answer.
+    Acyclic,
     /// A repeated position is a draw (the default, and the rule of most games with cycles).
     ///
     /// Draws never favour the attacker, so a proof never contains a repetition and a disproof
     /// that does not rely on a repetition of a position above the node is valid whatever path
-    /// reaches it. The table is keyed by position; disproofs that rely on a repetition above
-    /// the node are kept on the search stack only and never stored as unconditional.
+    /// reaches it. Such results are shared between transpositions; results that rely on a
+    /// repetition above the node, and unsolved numbers, are kept per set of positions on the
+    /// path (see [`crate::dfpn`]).
     Draw,
     /// A repeated position is scored by [`Game::repetition_value`], which may favour either side.
     ///
@@ -108,7 +114,7 @@ pub enum RepetitionRule {
 ///
 /// The solver asks whether a chosen player, the *attacker*, can force a win; draws count against
 /// the attacker. The full value (win, draw or loss) is two such searches, which
-/// [`crate::solve_value`] runs for you.
+/// [`crate::Dfpn::solve_value`] runs for you.
 ///
 /// # Contract
 /// - [`hash`](Game::hash) must be equal for equal positions (including the side to move) and

@@ -7,8 +7,26 @@
 use core::fmt;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-/// How often, in MID calls, the clock callback is consulted (it may be an expensive call).
+use crate::number::Numbers;
+
+/// How often, in MID calls, the clock and progress callbacks are called (they may be
+/// expensive calls, a clock through a C function say).
 pub const CLOCK_POLL_INTERVAL: u64 = 1024;
+
+/// A snapshot of a running search, handed to [`Limits::progress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// MID calls so far.
+    pub mid_calls: u64,
+    /// Positions evaluated so far.
+    pub nodes: u64,
+    /// Deepest ply reached so far.
+    pub max_depth: u32,
+    /// The root's current (φ, δ) for its side to move.
+    pub root: Numbers,
+    /// Microseconds since the search began, when the limits carry a clock.
+    pub elapsed_us: Option<u64>,
+}
 
 /// The limits of one search call.
 pub struct Limits<'a> {
@@ -25,6 +43,8 @@ pub struct Limits<'a> {
     pub clock: Option<&'a mut dyn FnMut() -> u64>,
     /// Stop once this many microseconds have passed on [`clock`](Limits::clock).
     pub max_time_us: u64,
+    /// Called every [`CLOCK_POLL_INTERVAL`] MID calls with a snapshot, for progress displays.
+    pub progress: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
 impl Default for Limits<'_> {
@@ -42,6 +62,7 @@ impl<'a> Limits<'a> {
             stop: None,
             clock: None,
             max_time_us: u64::MAX,
+            progress: None,
         }
     }
 
@@ -93,6 +114,25 @@ impl<'a> Limits<'a> {
             return Some(Reason::TimeLimit);
         }
         None
+    }
+
+    /// Hands a snapshot to the progress callback, if any.
+    #[inline]
+    pub(crate) fn report(
+        &mut self,
+        snapshot: impl FnOnce(Option<u64>) -> Progress,
+        start_us: Option<u64>,
+    ) {
+        if self.progress.is_some() {
+            let elapsed = match (start_us, self.now_us()) {
+                (Some(start), Some(now)) => Some(now.saturating_sub(start)),
+                _ => None,
+            };
+            let p = snapshot(elapsed);
+            if let Some(progress) = self.progress.as_mut() {
+                progress(&p);
+            }
+        }
     }
 }
 

@@ -70,6 +70,12 @@ pub struct SearchResult<M> {
     /// The root move that proves the result (the winning move, or the defence with the longest
     /// resistance), or the move that was being searched when the search stopped. `None` at a
     /// terminal root or one without moves.
+    ///
+    /// In games with cycles whose table also holds results of searches from *other* positions,
+    /// a proven winning move can be one that wins only with infinite play counted as a draw:
+    /// its line may lead back to this position, which the repetition rule scores as a draw.
+    /// The value itself is exact. [`crate::Dfpn::verify`] walks the proof on this path and
+    /// returns a move checked down to the game's own leaves.
     pub best_move: Option<M>,
     /// The root's (φ, δ) for its side to move when the search ended.
     pub numbers: Numbers,

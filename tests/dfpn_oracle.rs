@@ -7,9 +7,9 @@
 
 mod common;
 
-use common::{Graph, GraphGame, Rng, Shape, TicTacToe};
+use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape, TicTacToe};
 use proofnum::table::Table;
-use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value};
+use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value, Verdict};
 
 /// Table sizes in buckets: one bucket (maximally lossy) to roomy.
 const TABLE_BUCKETS: [usize; 4] = [1, 4, 64, 4096];
@@ -19,7 +19,7 @@ const MAX_MOVES: usize = 8;
 const NODE_CAP: u64 = 20_000_000;
 
 /// Solves `graph` under one configuration and compares with the oracle's value.
-fn check<const BY_POSITION: bool>(
+fn check<const RULE: u8>(
     graph: &Graph,
     expected: Value,
     buckets: usize,
@@ -29,15 +29,11 @@ fn check<const BY_POSITION: bool>(
     let mut table_memory = vec![0u8; Table::required_bytes(buckets)];
     let mut table = Table::new(&mut table_memory).unwrap();
     assert_eq!(table.bucket_count(), buckets);
-    let mut stack = vec![0u8; Dfpn::<GraphGame<BY_POSITION>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
-    let mut dfpn = Dfpn::<GraphGame<BY_POSITION>>::new(
-        &mut stack,
-        MAX_DEPTH,
-        MAX_MOVES,
-        DfpnConfig { epsilon },
-    )
-    .unwrap();
-    let mut game = GraphGame::<BY_POSITION>::new(graph);
+    let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+    let mut dfpn =
+        Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig { epsilon })
+            .unwrap();
+    let mut game = GraphGame::<RULE>::new(graph);
     for attacker in [Player::First, Player::Second] {
         let r = dfpn.solve(
             &mut game,
@@ -56,12 +52,15 @@ fn check<const BY_POSITION: bool>(
             "{context}: attacker {attacker:?}, oracle value {expected:?} for the side to move\n{graph:#?}"
         );
         assert_eq!(game.at, graph.root, "{context}: position not restored");
+        check_proof_tools(
+            &mut dfpn, &mut game, &mut table, graph, attacker, wins, context,
+        );
         let root = graph.node(graph.root);
         if wins && root.outcome == proofnum::Outcome::Unknown && !root.children.is_empty() {
             // The reported move must be a winning move by the oracle too.
             let mv = r.best_move.expect("a proven interior root has a best move");
             let child = mv as u32;
-            let value = child_value::<BY_POSITION>(graph, child);
+            let value = child_value::<RULE>(graph, child);
             let mover = graph.node(child).mover;
             let attacker_wins_child = (mover == attacker && value == Value::Win)
                 || (mover != attacker && value == Value::Loss);
@@ -75,15 +74,113 @@ fn check<const BY_POSITION: bool>(
     assert_eq!(v.value, Ok(expected), "{context}: solve_value\n{graph:#?}");
 }
 
+/// The principal variation ends where the game says the claimed side has won, the true claim
+/// verifies and the false one is refuted.
+fn check_proof_tools<'g, const RULE: u8>(
+    dfpn: &mut Dfpn<GraphGame<'g, RULE>>,
+    game: &mut GraphGame<'g, RULE>,
+    table: &mut Table,
+    graph: &Graph,
+    attacker: Player,
+    wins: bool,
+    context: &str,
+) {
+    let (truth, lie) = if wins {
+        (Status::Proven, Status::Disproven)
+    } else {
+        (Status::Disproven, Status::Proven)
+    };
+    let mut memo = vec![0u64; 256];
+    for (claim, want) in [(truth, Verdict::Verified), (lie, Verdict::Refuted)] {
+        let v = dfpn.verify(
+            game,
+            attacker,
+            claim,
+            table,
+            &mut memo,
+            &mut Limits::nodes(NODE_CAP),
+        );
+        assert_eq!(
+            v.verdict, want,
+            "{context}: verify {claim:?} for {attacker:?}\n{graph:#?}"
+        );
+        assert_eq!(
+            game.at, graph.root,
+            "{context}: verify restores the position"
+        );
+    }
+    let mut line = [0u64; MAX_DEPTH];
+    let pv = dfpn.principal_variation(
+        game,
+        attacker,
+        table,
+        &mut line,
+        &mut Limits::nodes(NODE_CAP),
+    );
+    assert_eq!(game.at, graph.root, "{context}: PV restores the position");
+    assert_eq!(pv.cut, None, "{context}: PV cut short");
+    // Replay the line: legal moves, no repetition except possibly at the very end, and the
+    // final position decides the claim the way the game scores it.
+    let mut seen = vec![graph.root];
+    let mut at = graph.root;
+    for (i, &mv) in line[..pv.len].iter().enumerate() {
+        assert_eq!(
+            (mv >> 32) as u32,
+            at,
+            "{context}: PV move {i} is not from the position"
+        );
+        assert!(
+            graph.node(at).children.contains(&(mv as u32)),
+            "{context}: PV move {i} illegal"
+        );
+        at = mv as u32;
+        let repeated = seen.contains(&at);
+        assert!(
+            !repeated || i + 1 == pv.len,
+            "{context}: PV goes on after a repetition"
+        );
+        seen.push(at);
+    }
+    let end = graph.node(at);
+    let repeated = seen[..seen.len() - 1].contains(&at);
+    let end_value = if repeated {
+        if RULE == BY_POSITION {
+            end.repetition
+        } else {
+            Value::Draw
+        }
+    } else {
+        match end.outcome {
+            proofnum::Outcome::Win => Value::Win,
+            proofnum::Outcome::Loss => Value::Loss,
+            proofnum::Outcome::Draw => Value::Draw,
+            proofnum::Outcome::Unknown => {
+                assert!(
+                    end.children.is_empty(),
+                    "{context}: PV ends in an open position"
+                );
+                graph.no_moves
+            }
+        }
+    };
+    let attacker_won = (end.mover == attacker && end_value == Value::Win)
+        || (end.mover != attacker && end_value == Value::Loss);
+    assert_eq!(
+        attacker_won, wins,
+        "{context}: PV ends in {end_value:?} for {:?}",
+        end.mover
+    );
+}
+
 /// The oracle's value of `child` reached from the root, for the child's side to move.
 ///
 /// It is the root's value when the root's only move is `child`: the root stays on the path, so
 /// repetitions of it still count, and no position below the root sees the change (any return
 /// to the root is a repetition).
-fn child_value<const BY_POSITION: bool>(graph: &Graph, child: u32) -> Value {
+fn child_value<const RULE: u8>(graph: &Graph, child: u32) -> Value {
     let mut g = graph.clone();
     g.nodes[graph.root as usize].children = vec![child];
-    let v = g.brute_value(BY_POSITION);
+    let v = g.brute_value(RULE == BY_POSITION);
     if graph.node(child).mover == graph.node(graph.root).mover {
         v
     } else {
@@ -91,14 +188,14 @@ fn child_value<const BY_POSITION: bool>(graph: &Graph, child: u32) -> Value {
     }
 }
 
-fn run_shape<const BY_POSITION: bool>(shape: Shape, games: usize, salt: u64) {
+fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let seed = common::seed() ^ salt;
     let mut rng = Rng::new(seed);
     let mut solved_nontrivial = 0;
     for i in 0..games {
         let graph = Graph::random(&mut rng, shape);
-        let expected = graph.brute_value(BY_POSITION);
-        if !BY_POSITION {
+        let expected = graph.brute_value(RULE == BY_POSITION);
+        if RULE != BY_POSITION {
             // Under the draw rule, first-repetition semantics and retrograde analysis agree
             // (the property the solver's table relies on).
             let retro = graph.retrograde()[graph.root as usize];
@@ -117,7 +214,7 @@ fn run_shape<const BY_POSITION: bool>(shape: Shape, games: usize, salt: u64) {
             "seed {seed} game {i} ({shape:?}, {buckets} buckets, ε = {})",
             epsilon.as_f64()
         );
-        check::<BY_POSITION>(&graph, expected, buckets, epsilon, &context);
+        check::<RULE>(&graph, expected, buckets, epsilon, &context);
         if graph.node(graph.root).outcome == proofnum::Outcome::Unknown {
             solved_nontrivial += 1;
         }
@@ -130,22 +227,63 @@ fn run_shape<const BY_POSITION: bool>(shape: Shape, games: usize, salt: u64) {
 
 #[test]
 fn random_trees_match_brute_force() {
-    run_shape::<false>(Shape::Tree, 20_000, 1);
+    run_shape::<ACYCLIC>(Shape::Tree, 10_000, 1);
+    run_shape::<DRAW>(Shape::Tree, 10_000, 11);
 }
 
 #[test]
 fn random_dags_match_brute_force() {
-    run_shape::<false>(Shape::Dag, 20_000, 2);
+    run_shape::<ACYCLIC>(Shape::Dag, 10_000, 2);
+    run_shape::<DRAW>(Shape::Dag, 10_000, 12);
 }
 
 #[test]
 fn random_cyclic_graphs_with_draw_rule_match_brute_force_and_retrograde() {
-    run_shape::<false>(Shape::Cyclic, 40_000, 3);
+    run_shape::<DRAW>(Shape::Cyclic, 40_000, 3);
 }
 
 #[test]
 fn random_cyclic_graphs_with_position_rule_match_brute_force() {
-    run_shape::<true>(Shape::Cyclic, 20_000, 4);
+    run_shape::<BY_POSITION>(Shape::Cyclic, 20_000, 4);
+}
+
+/// A cyclic game that wrongly declares itself acyclic may run into a limit, but it never gets
+/// a wrong answer.
+#[test]
+fn cyclic_graphs_declared_acyclic_never_get_a_wrong_answer() {
+    let seed = common::seed() ^ 6;
+    let mut rng = Rng::new(seed);
+    let mut answered = 0;
+    for i in 0..5000 {
+        let graph = Graph::random(&mut rng, Shape::Cyclic);
+        let expected = graph.brute_value(false);
+        let mut memory = vec![0u8; Table::required_bytes(64)];
+        let mut table = Table::new(&mut memory).unwrap();
+        let mut stack = vec![0u8; Dfpn::<GraphGame<ACYCLIC>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+        let mut dfpn = Dfpn::<GraphGame<ACYCLIC>>::new(
+            &mut stack,
+            MAX_DEPTH,
+            MAX_MOVES,
+            DfpnConfig::default(),
+        )
+        .unwrap();
+        let mut game = GraphGame::<ACYCLIC>::new(&graph);
+        for attacker in [Player::First, Player::Second] {
+            let r = dfpn.solve(&mut game, attacker, &mut table, &mut Limits::nodes(100_000));
+            if !r.is_unknown() {
+                answered += 1;
+                assert_eq!(
+                    r.is_proven(),
+                    graph.attacker_wins(expected, attacker),
+                    "seed {seed} game {i} {attacker:?}\n{graph:#?}"
+                );
+            }
+        }
+    }
+    assert!(
+        answered > 1000,
+        "most such games still get answers: {answered}"
+    );
 }
 
 #[test]
@@ -175,8 +313,7 @@ fn tic_tac_toe_positions_match_brute_force() {
     let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
     let mut dfpn = Dfpn::<TicTacToe>::new(&mut stack, 9, 9, DfpnConfig::default()).unwrap();
     let mut checked = 0;
-    let mut stack_moves = Vec::new();
-    walk(&mut TicTacToe::default(), 4, &mut stack_moves, &mut |g| {
+    walk(&mut TicTacToe::default(), 4, &mut |g| {
         let want = brute_tic_tac_toe(g);
         let got = dfpn.solve_value(g, &mut table, &mut Limits::default());
         assert_eq!(got.value, Ok(want), "position {:?}", g.cells);
@@ -185,7 +322,7 @@ fn tic_tac_toe_positions_match_brute_force() {
     assert!(checked > 700, "checked {checked}");
 }
 
-fn walk(g: &mut TicTacToe, plies: usize, moves: &mut Vec<u8>, f: &mut dyn FnMut(&mut TicTacToe)) {
+fn walk(g: &mut TicTacToe, plies: usize, f: &mut dyn FnMut(&mut TicTacToe)) {
     f(g);
     if plies == 0 || g.outcome() != proofnum::Outcome::Unknown {
         return;
@@ -193,7 +330,7 @@ fn walk(g: &mut TicTacToe, plies: usize, moves: &mut Vec<u8>, f: &mut dyn FnMut(
     for m in 0..9u8 {
         if g.cells[m as usize] == 0 {
             g.play(m);
-            walk(g, plies - 1, moves, f);
+            walk(g, plies - 1, f);
             g.undo(m);
         }
     }
@@ -222,4 +359,74 @@ fn brute_tic_tac_toe(g: &mut TicTacToe) -> Value {
         }
     }
     best
+}
+
+/// A table shared by searches from many positions of one cyclic game (as an engine reuses its
+/// table move after move) still gives exact values and winning best moves at every root.
+#[test]
+fn one_table_shared_across_roots_of_a_cyclic_game() {
+    let seed = common::seed() ^ 5;
+    let mut rng = Rng::new(seed);
+    for game_index in 0..3000 {
+        let graph = Graph::random(&mut rng, Shape::Cyclic);
+        let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
+        let mut table_memory = vec![0u8; Table::required_bytes(buckets)];
+        let mut table = Table::new(&mut table_memory).unwrap();
+        let mut stack = vec![0u8; Dfpn::<GraphGame<DRAW>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+        let mut dfpn =
+            Dfpn::<GraphGame<DRAW>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig::default())
+                .unwrap();
+        for root in 0..graph.nodes.len() as u32 {
+            let mut g = graph.clone();
+            g.root = root;
+            let expected = g.brute_value(false);
+            let mut game = GraphGame::<DRAW>::new(&graph);
+            game.at = root;
+            for attacker in [Player::First, Player::Second] {
+                let r = dfpn.solve(
+                    &mut game,
+                    attacker,
+                    &mut table,
+                    &mut Limits::nodes(NODE_CAP),
+                );
+                let context = format!("seed {seed} game {game_index} root {root} {attacker:?}");
+                let wins = g.attacker_wins(expected, attacker);
+                assert_eq!(r.is_proven(), wins, "{context}\n{g:#?}");
+                assert!(!r.is_unknown(), "{context}");
+                let node = g.node(root);
+                let open = node.outcome == proofnum::Outcome::Unknown && !node.children.is_empty();
+                if wins && open && node.mover == attacker {
+                    // The proof's move wins at least with infinite play counted as a draw.
+                    let child = r.best_move.unwrap() as u32;
+                    let retro = g.retrograde()[child as usize];
+                    let retro_wins = (g.node(child).mover == attacker) == (retro == Value::Win)
+                        && retro != Value::Draw;
+                    assert!(
+                        retro_wins,
+                        "{context}: best move to {child} does not even win in retrograde terms"
+                    );
+                    // The move `verify` checked wins on this very path.
+                    let mut memo = vec![0u64; 1024];
+                    let v = dfpn.verify(
+                        &mut game,
+                        attacker,
+                        Status::Proven,
+                        &mut table,
+                        &mut memo,
+                        &mut Limits::nodes(NODE_CAP),
+                    );
+                    assert_eq!(v.verdict, Verdict::Verified, "{context}");
+                    let child = v.winning_move.expect("a verified proof names its move") as u32;
+                    let value = child_value::<DRAW>(&g, child);
+                    let mover = g.node(child).mover;
+                    let ok = (mover == attacker && value == Value::Win)
+                        || (mover != attacker && value == Value::Loss);
+                    assert!(
+                        ok,
+                        "{context}: verified move to {child} does not win on this path\n{g:#?}"
+                    );
+                }
+            }
+        }
+    }
 }

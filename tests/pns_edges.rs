@@ -10,8 +10,8 @@ use common::TicTacToe;
 use proofnum::dfpn::Job;
 use proofnum::table::Table;
 use proofnum::{
-    Game, Limits, MemoryError, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, Status,
-    Value,
+    Game, Limits, MemoryError, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason,
+    RepetitionRule, Status, Value,
 };
 
 /// Take 1, 2 or 3 stones; whoever takes the last stone wins. Multiples of 4 are lost for the
@@ -23,6 +23,8 @@ struct Nim {
 
 impl Game for Nim {
     type Move = u8;
+    // Every move takes stones: no position repeats.
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
     fn side_to_move(&self) -> Player {
         self.to_move
     }
@@ -428,11 +430,12 @@ fn history_repetitions_count_and_make_results_path_dependent() {
         no_moves: Value::Loss,
     };
     // From B (second to move): B→T wins for the second player at once.
-    let mut memory = pns_memory::<common::GraphGame<false>>(64, 8, 4, PnsConfig::PNS);
-    let mut pns = Pns::<common::GraphGame<false>>::new(&mut memory, 8, 4, PnsConfig::PNS).unwrap();
+    let mut memory = pns_memory::<common::GraphGame<{ common::DRAW }>>(64, 8, 4, PnsConfig::PNS);
+    let mut pns =
+        Pns::<common::GraphGame<{ common::DRAW }>>::new(&mut memory, 8, 4, PnsConfig::PNS).unwrap();
     let mut tm = table_memory();
     let mut table = Table::new(&mut tm).unwrap();
-    let mut game = common::GraphGame::<false>::new(&graph);
+    let mut game = common::GraphGame::<{ common::DRAW }>::new(&graph);
     let r = pns.solve(
         &mut game,
         Player::Second,

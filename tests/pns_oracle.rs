@@ -17,7 +17,7 @@ mod common;
 
 use std::rc::Rc;
 
-use common::{Graph, GraphGame, Node, Rng, Shape, TicTacToe};
+use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Node, Rng, Shape, TicTacToe};
 use proofnum::table::Table;
 use proofnum::{
     Game, Limits, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, RepetitionRule,
@@ -37,13 +37,13 @@ const NODE_CAP: u64 = 20_000_000;
 
 /// A random graph as a game that owns its graph, so one searcher serves every game of a run.
 /// It plays exactly as `common::GraphGame`.
-struct OwnedGame<const BY_POSITION: bool> {
+struct OwnedGame<const RULE: u8> {
     graph: Rc<Graph>,
     at: u32,
 }
 
-impl<const BY_POSITION: bool> OwnedGame<BY_POSITION> {
-    fn view(&self) -> GraphGame<'_, BY_POSITION> {
+impl<const RULE: u8> OwnedGame<RULE> {
+    fn view(&self) -> GraphGame<'_, RULE> {
         GraphGame {
             graph: &self.graph,
             at: self.at,
@@ -51,9 +51,9 @@ impl<const BY_POSITION: bool> OwnedGame<BY_POSITION> {
     }
 }
 
-impl<const BY_POSITION: bool> Game for OwnedGame<BY_POSITION> {
+impl<const RULE: u8> Game for OwnedGame<RULE> {
     type Move = u64;
-    const REPETITION_RULE: RepetitionRule = GraphGame::<BY_POSITION>::REPETITION_RULE;
+    const REPETITION_RULE: RepetitionRule = GraphGame::<RULE>::REPETITION_RULE;
     fn side_to_move(&self) -> Player {
         self.view().side_to_move()
     }
@@ -113,17 +113,17 @@ fn status_for(graph: &Graph, expected: Value, attacker: Player) -> Status {
 
 /// Checks one game under one configuration.
 #[allow(clippy::too_many_arguments)]
-fn check<const BY_POSITION: bool>(
+fn check<const RULE: u8>(
     graph: Rc<Graph>,
     expected: Value,
-    roomy: &mut Pns<'_, OwnedGame<BY_POSITION>>,
+    roomy: &mut Pns<'_, OwnedGame<RULE>>,
     table: &mut Table<'_>,
     rng: &mut Rng,
     context: &str,
     tally: &mut Tally,
 ) {
     let config = roomy.config();
-    let mut game = OwnedGame::<BY_POSITION> {
+    let mut game = OwnedGame::<RULE> {
         graph: graph.clone(),
         at: graph.root,
     };
@@ -136,17 +136,16 @@ fn check<const BY_POSITION: bool>(
             r.status, want,
             "{context}: attacker {attacker:?}, oracle value {expected:?} for the side to move\n{graph:#?}"
         );
-        check_best_move::<BY_POSITION>(&graph, attacker, &r, context);
+        check_best_move::<RULE>(&graph, attacker, &r, context);
         let peak = roomy.arena_stats().peak_nodes;
         tally.largest_peak = tally.largest_peak.max(peak);
 
         // The same search in an arena of P/2 ..= P nodes.
         let nodes = (peak * (4 + rng.below(5) as usize) / 8).max(1);
-        let bytes =
-            Pns::<OwnedGame<BY_POSITION>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
+        let bytes = Pns::<OwnedGame<RULE>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
         let mut memory = vec![0u8; bytes];
         let mut small =
-            Pns::<OwnedGame<BY_POSITION>>::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
+            Pns::<OwnedGame<RULE>>::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
         assert_eq!(small.node_capacity(), nodes);
         table.clear();
         let s = small.solve(&mut game, attacker, table, &mut Limits::nodes(NODE_CAP));
@@ -173,7 +172,7 @@ fn check<const BY_POSITION: bool>(
                 s.status, want,
                 "{context}: {nodes}-node arena (peak {peak}), attacker {attacker:?}\n{graph:#?}"
             );
-            check_best_move::<BY_POSITION>(&graph, attacker, &s, context);
+            check_best_move::<RULE>(&graph, attacker, &s, context);
             tally.solved_after_compaction += 1;
             if config.second_level_nodes == 0 {
                 // Compaction moves nodes but never changes the tree: plain PNS runs the very
@@ -192,7 +191,7 @@ fn check<const BY_POSITION: bool>(
 }
 
 /// A proven interior root's best move must win by the oracle too.
-fn check_best_move<const BY_POSITION: bool>(
+fn check_best_move<const RULE: u8>(
     graph: &Graph,
     attacker: Player,
     r: &proofnum::SearchResult<u64>,
@@ -204,7 +203,7 @@ fn check_best_move<const BY_POSITION: bool>(
     }
     let mv = r.best_move.expect("a proven interior root has a best move");
     let child = mv as u32;
-    let value = child_value::<BY_POSITION>(graph, child);
+    let value = child_value::<RULE>(graph, child);
     let mover = graph.node(child).mover;
     let wins =
         (mover == attacker && value == Value::Win) || (mover != attacker && value == Value::Loss);
@@ -219,10 +218,10 @@ fn check_best_move<const BY_POSITION: bool>(
 /// It is the root's value when the root's only move is `child`: the root stays on the path, so
 /// repetitions of it still count, and no position below the root sees the change (any return
 /// to the root is a repetition).
-fn child_value<const BY_POSITION: bool>(graph: &Graph, child: u32) -> Value {
+fn child_value<const RULE: u8>(graph: &Graph, child: u32) -> Value {
     let mut g = graph.clone();
     g.nodes[graph.root as usize].children = vec![child];
-    let v = g.brute_value(BY_POSITION);
+    let v = g.brute_value(RULE == BY_POSITION);
     if graph.node(child).mover == graph.node(graph.root).mover {
         v
     } else {
@@ -322,7 +321,7 @@ fn bushy(rng: &mut Rng, dag: bool) -> Graph {
     g
 }
 
-fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
+fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
     let seed = common::seed() ^ salt;
     let mut rng = Rng::new(seed);
     // One roomy searcher per configuration and one table per size, reused by every game.
@@ -336,12 +335,11 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
     let mut memories: Vec<Vec<u8>> = configs
         .iter()
         .map(|&c| {
-            let bytes =
-                Pns::<OwnedGame<BY_POSITION>>::required_bytes(ROOMY, MAX_DEPTH, MAX_MOVES, c);
+            let bytes = Pns::<OwnedGame<RULE>>::required_bytes(ROOMY, MAX_DEPTH, MAX_MOVES, c);
             vec![0u8; bytes]
         })
         .collect();
-    let mut roomy: Vec<Pns<'_, OwnedGame<BY_POSITION>>> = memories
+    let mut roomy: Vec<Pns<'_, OwnedGame<RULE>>> = memories
         .iter_mut()
         .zip(&configs)
         .map(|(m, &c)| Pns::new(m, MAX_DEPTH, MAX_MOVES, c).unwrap())
@@ -357,8 +355,8 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
     let mut tally = Tally::default();
     for i in 0..games {
         let graph = Rc::new(random_game(&mut rng, kind));
-        let expected = graph.brute_value(BY_POSITION);
-        if !BY_POSITION {
+        let expected = graph.brute_value(RULE == BY_POSITION);
+        if RULE != BY_POSITION {
             let retro = graph.retrograde()[graph.root as usize];
             assert_eq!(
                 expected, retro,
@@ -378,7 +376,7 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
             "seed {seed} game {i} ({kind:?}, {} buckets, {:?})",
             TABLE_BUCKETS[t], configs[c]
         );
-        check::<BY_POSITION>(
+        check::<RULE>(
             graph,
             expected,
             &mut roomy[c],
@@ -388,7 +386,7 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
             &mut tally,
         );
     }
-    println!("{kind:?} by_position={BY_POSITION}: {tally:?}");
+    println!("{kind:?} rule {RULE}: {tally:?}");
     assert!(tally.forced > 0, "seed {seed}: no search had to reclaim");
     assert!(
         tally.solved_after_compaction > 0,
@@ -398,39 +396,85 @@ fn run<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
 
 #[test]
 fn random_trees_match_brute_force() {
-    run::<false>(Kind::Common(Shape::Tree), 3_000, 11);
+    run::<ACYCLIC>(Kind::Common(Shape::Tree), 1_500, 11);
+    run::<DRAW>(Kind::Common(Shape::Tree), 1_500, 12);
 }
 
 #[test]
 fn random_dags_match_brute_force() {
-    run::<false>(Kind::Common(Shape::Dag), 3_000, 12);
+    run::<ACYCLIC>(Kind::Common(Shape::Dag), 1_500, 13);
+    run::<DRAW>(Kind::Common(Shape::Dag), 1_500, 14);
 }
 
 #[test]
 fn random_cyclic_graphs_with_draw_rule_match_brute_force_and_retrograde() {
-    run::<false>(Kind::Common(Shape::Cyclic), 6_000, 13);
+    run::<DRAW>(Kind::Common(Shape::Cyclic), 6_000, 15);
 }
 
 #[test]
 fn random_cyclic_graphs_with_position_rule_match_brute_force() {
-    run::<true>(Kind::Common(Shape::Cyclic), 4_000, 14);
+    run::<BY_POSITION>(Kind::Common(Shape::Cyclic), 4_000, 16);
 }
 
 #[test]
 fn bushy_trees_match_brute_force_in_small_arenas() {
-    run::<false>(Kind::BushyTree, 300, 15);
+    run::<ACYCLIC>(Kind::BushyTree, 150, 17);
+    run::<DRAW>(Kind::BushyTree, 150, 18);
 }
 
 #[test]
 fn bushy_dags_match_brute_force_in_small_arenas() {
-    run::<false>(Kind::BushyDag, 300, 16);
+    run::<ACYCLIC>(Kind::BushyDag, 150, 19);
+    run::<DRAW>(Kind::BushyDag, 150, 20);
+}
+
+/// A cyclic game that wrongly declares itself acyclic may run into a limit (its tree can
+/// follow a cycle), but it never gets a wrong answer: without repetitions every leaf is one
+/// the game scores, so a solved tree is a real proof or disproof.
+#[test]
+fn cyclic_graphs_declared_acyclic_never_get_a_wrong_answer() {
+    let seed = common::seed() ^ 25;
+    let mut rng = Rng::new(seed);
+    let mut table_memory = vec![0u8; Table::required_bytes(64)];
+    let mut table = Table::new(&mut table_memory).unwrap();
+    let config = PnsConfig::PNS.with_transposition_numbers();
+    let mut memory =
+        vec![0u8; Pns::<OwnedGame<ACYCLIC>>::required_bytes(4096, MAX_DEPTH, MAX_MOVES, config)];
+    let mut pns =
+        Pns::<OwnedGame<ACYCLIC>>::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
+    let mut answered = 0;
+    for i in 0..3000 {
+        let graph = Rc::new(Graph::random(&mut rng, Shape::Cyclic));
+        let expected = graph.brute_value(false);
+        let mut game = OwnedGame::<ACYCLIC> {
+            graph: graph.clone(),
+            at: graph.root,
+        };
+        for attacker in [Player::First, Player::Second] {
+            table.clear();
+            let r = pns.solve(&mut game, attacker, &mut table, &mut Limits::nodes(100_000));
+            assert_eq!(game.at, graph.root);
+            if !r.is_unknown() {
+                answered += 1;
+                assert_eq!(
+                    r.is_proven(),
+                    graph.attacker_wins(expected, attacker),
+                    "seed {seed} game {i} {attacker:?}\n{graph:#?}"
+                );
+            }
+        }
+    }
+    assert!(
+        answered > 1000,
+        "most such games still get answers: {answered}"
+    );
 }
 
 /// For each game, the smallest arena in which plain PNS (with or without shared transposition
 /// numbers) still solves it (found by bisection,
 /// fresh table each time): below the peak it must have reclaimed solved subtrees, and it must
 /// have run the very search of the roomy arena. Answers are checked against brute force.
-fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64) {
+fn smallest_arenas<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
     let seed = common::seed() ^ salt;
     let mut rng = Rng::new(seed);
     let mut table_memory = vec![0u8; Table::required_bytes(64)];
@@ -438,8 +482,8 @@ fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64)
     let (mut below_peak, mut saved, mut large) = (0, 0usize, 0);
     for i in 0..games {
         let graph = Rc::new(random_game(&mut rng, kind));
-        let expected = graph.brute_value(BY_POSITION);
-        let mut game = OwnedGame::<BY_POSITION> {
+        let expected = graph.brute_value(RULE == BY_POSITION);
+        let mut game = OwnedGame::<RULE> {
             graph: graph.clone(),
             at: graph.root,
         };
@@ -451,8 +495,7 @@ fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64)
             PnsConfig::PNS.with_transposition_numbers()
         };
         let mut solve_in = |nodes: usize| {
-            let bytes =
-                Pns::<OwnedGame<BY_POSITION>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
+            let bytes = Pns::<OwnedGame<RULE>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
             let mut memory = vec![0u8; bytes];
             let mut pns = Pns::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
             table.clear();
@@ -514,18 +557,20 @@ fn smallest_arenas<const BY_POSITION: bool>(kind: Kind, games: usize, salt: u64)
 
 #[test]
 fn bushy_trees_solve_in_arenas_below_their_peak() {
-    smallest_arenas::<false>(Kind::BushyTree, 60, 21);
+    smallest_arenas::<ACYCLIC>(Kind::BushyTree, 30, 21);
+    smallest_arenas::<DRAW>(Kind::BushyTree, 30, 26);
 }
 
 #[test]
 fn bushy_dags_solve_in_arenas_below_their_peak() {
-    smallest_arenas::<false>(Kind::BushyDag, 60, 22);
+    smallest_arenas::<ACYCLIC>(Kind::BushyDag, 30, 22);
+    smallest_arenas::<DRAW>(Kind::BushyDag, 30, 27);
 }
 
 #[test]
 fn cyclic_graphs_solve_in_arenas_below_their_peak() {
-    smallest_arenas::<false>(Kind::Common(Shape::Cyclic), 300, 23);
-    smallest_arenas::<true>(Kind::Common(Shape::Cyclic), 300, 24);
+    smallest_arenas::<DRAW>(Kind::Common(Shape::Cyclic), 300, 23);
+    smallest_arenas::<BY_POSITION>(Kind::Common(Shape::Cyclic), 300, 24);
 }
 
 #[test]

@@ -35,13 +35,14 @@
 //! path, and neither the overcounting of DAGs nor the graph-history interaction problem can
 //! arise inside the tree (`../shared/reading/pns-variants-tutorial.md`).
 //!
-//! Transpositions share work through the [`TranspositionTable`] instead, with df-pn's keys,
-//! so the two engines can share one table. Solved nodes are stored, tagged with the shallowest
-//! path depth whose repetition they rely on: a result relying on a repetition above its node
-//! is stored under the position-and-path key only (the [`crate::dfpn`] module docs argue why
-//! this is exact), and under [`RepetitionRule::ByPosition`] every key includes the path. Every
-//! node about to be expanded looks its position up first, so a position solved anywhere is
-//! solved everywhere without searching it again.
+//! Transpositions share work through the [`TranspositionTable`] instead, with df-pn's keys
+//! (see [`crate::dfpn`]), so the two engines can share one table. Solved nodes are stored,
+//! tagged with the shallowest path depth whose repetition they rely on, under the position
+//! key when they hold on every path (everything under [`RepetitionRule::Acyclic`],
+//! unconditional solutions under [`RepetitionRule::Draw`]) and under the position-and-path key
+//! otherwise (results relying on a repetition above their node, everything under
+//! [`RepetitionRule::ByPosition`]). Every node about to be expanded looks its position up
+//! first, so a position solved anywhere is solved everywhere without searching it again.
 //!
 //! That is all the default does: one probe per expansion. Probing every new child as well
 //! (which df-pn does) costs a cache miss per child once the table outgrows the cache and, on
@@ -51,8 +52,10 @@
 //! position has in the table. A transposition then starts from what its other copies have
 //! learnt instead of (1, 1), which tames the exponential re-expansion of a tree over a
 //! transposition-rich game (Nim with 40 stones: about 25 000 nodes instead of more than
-//! 4 million), at the price of a probe per child. Unsolved numbers only guide the search, so
-//! they are stored and used whatever the path.
+//! 4 million), at the price of a probe per child. The numbers are keyed as df-pn keys them:
+//! by position in acyclic games, by position and path under the two repetition rules, so they
+//! pay off mainly for games declared [`RepetitionRule::Acyclic`]. (PNS itself would not need
+//! the path keys: its termination rests on the tree growing, not on the numbers.)
 //!
 //! Why no index from position to node (hashbrown over the caller's memory) to merge
 //! transpositions: merging turns the tree into a DAG or a cyclic graph, where a node has
@@ -77,11 +80,11 @@ mod arena;
 use core::mem::size_of;
 
 use crate::dfpn::{
-    Job, NO_REP, PATH_FILTER_SLOTS, filter_slot, framed, known_value, path_contribution,
-    path_set_key, table_key,
+    ATTACKER_SALT, Job, NO_REP, PATH_FILTER_SLOTS, PATH_NAMESPACE, filter_slot, framed,
+    known_value, mix64, path_contribution,
 };
 use crate::game::{Game, MoveList, Player, RepetitionRule, Value};
-use crate::limits::{Limits, Reason};
+use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
@@ -253,8 +256,6 @@ pub struct Pns<'m, G: Game> {
     arena_stats: ArenaStats,
     abort: Option<Reason>,
     start_us: Option<u64>,
-    /// A repetition has been met in this search: look up path-keyed results too.
-    cyclic: bool,
     /// The move that proves the root's result, once solved.
     root_best: Option<G::Move>,
 }
@@ -374,7 +375,6 @@ impl<'m, G: Game> Pns<'m, G> {
             },
             abort: None,
             start_us: None,
-            cyclic: false,
             root_best: None,
         })
     }
@@ -447,7 +447,6 @@ impl<'m, G: Game> Pns<'m, G> {
             ..ArenaStats::default()
         };
         self.abort = None;
-        self.cyclic = false;
         self.root_best = None;
         self.attacker = job.attacker;
         self.threshold = job.threshold;
@@ -524,7 +523,7 @@ impl<'m, G: Game> Pns<'m, G> {
         for (i, &hash) in job.history.iter().enumerate() {
             self.path[i].hash = hash;
             self.path[i].path_key = path_key;
-            path_key ^= path_contribution(hash);
+            path_key ^= self.contribution(hash);
             self.filter_add(hash);
         }
         let hash = game.hash();
@@ -586,9 +585,25 @@ impl<'m, G: Game> Pns<'m, G> {
                 self.abort = Some(reason);
                 break;
             }
-            if t == 0 && Numbers::new(root.phi, root.delta).reaches(self.threshold) {
-                self.abort = Some(Reason::Thresholds);
-                break;
+            if t == 0 {
+                let numbers = Numbers::new(root.phi, root.delta);
+                if numbers.reaches(self.threshold) {
+                    self.abort = Some(Reason::Thresholds);
+                    break;
+                }
+                if self.stats.mid_calls % CLOCK_POLL_INTERVAL == 0 {
+                    let stats = self.stats;
+                    limits.report(
+                        |elapsed_us| Progress {
+                            mid_calls: stats.mid_calls,
+                            nodes: stats.nodes,
+                            max_depth: stats.max_depth,
+                            root: numbers,
+                            elapsed_us,
+                        },
+                        self.start_us,
+                    );
+                }
             }
             if let Err(reason) = self.select(game, t, &mut cur) {
                 self.abort = Some(reason);
@@ -640,7 +655,7 @@ impl<'m, G: Game> Pns<'m, G> {
             let parent = self.path[d];
             self.path[d + 1] = Level {
                 hash,
-                path_key: parent.path_key ^ path_contribution(parent.hash),
+                path_key: parent.path_key ^ self.contribution(parent.hash),
                 node: index as u32,
                 child: best as u32,
                 mover: game.side_to_move(),
@@ -710,7 +725,7 @@ impl<'m, G: Game> Pns<'m, G> {
             self.settle(table, t, b, d, numbers, 0, NO_REP, None, None);
             return Ok(());
         }
-        let child_path_key = level.path_key ^ path_contribution(level.hash);
+        let child_path_key = level.path_key ^ self.contribution(level.hash);
         let mut kept = 0;
         for i in 0..n {
             let mv = self.scratch_moves[t][i];
@@ -805,7 +820,6 @@ impl<'m, G: Game> Pns<'m, G> {
         let mover = game.side_to_move();
         let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
-            self.cyclic = true;
             (self.repetition_numbers(game, mover), 0, depth as u16)
         } else if let Some(value) = known_value(game.outcome()) {
             (framed(value, mover, self.attacker), 0, NO_REP)
@@ -911,14 +925,11 @@ impl<'m, G: Game> Pns<'m, G> {
                     node.phi = n.phi;
                     node.delta = n.delta;
                     if d == expanded && self.config.transposition_numbers {
-                        // Unsolved numbers hold on any path: they only guide the search.
+                        // Keyed as df-pn keys unsolved numbers, so the two can share a table.
                         let level = self.path[d];
                         let best = Some(s.best.min(u16::MAX as usize) as u16);
                         let entry = Entry::new(s.numbers, best, 0, 1);
-                        table.store(
-                            table_key::<G>(self.attacker, level.hash, level.path_key),
-                            &entry,
-                        );
+                        table.store(self.store_key(level.hash, level.path_key, false), &entry);
                     }
                 }
             }
@@ -963,12 +974,10 @@ impl<'m, G: Game> Pns<'m, G> {
         let best_index = best.map(|i| i.min(u16::MAX as usize) as u16);
         // PNS does not record the work below a node; every solved entry counts as one unit.
         let entry = Entry::new(numbers, best_index, distance, 1);
-        let key = if rep == NO_REP || G::REPETITION_RULE == RepetitionRule::ByPosition {
-            table_key::<G>(self.attacker, level.hash, level.path_key)
-        } else {
-            path_set_key(self.attacker, level.hash, level.path_key)
-        };
-        table.store(key, &entry);
+        table.store(
+            self.store_key(level.hash, level.path_key, rep == NO_REP),
+            &entry,
+        );
         if t == 0 && d == b {
             self.root_best = best_move;
         }
@@ -978,7 +987,7 @@ impl<'m, G: Game> Pns<'m, G> {
     /// [`PnsConfig::transposition_numbers`], where a solved result is taken as it is and
     /// unsolved numbers become the child's first numbers.
     fn probe_child<T: TranspositionTable>(
-        &mut self,
+        &self,
         table: &mut T,
         hash: u64,
         path_key: u64,
@@ -986,50 +995,86 @@ impl<'m, G: Game> Pns<'m, G> {
         if !self.config.transposition_numbers {
             return None;
         }
-        let entry = table.probe(table_key::<G>(self.attacker, hash, path_key));
-        match entry {
-            Some(e) if e.numbers.is_solved() => Some((e.numbers, e.distance, NO_REP)),
-            _ => self.probe_conditional(table, hash, path_key).or_else(|| {
-                entry.map(|e| {
-                    let n = Numbers::unsolved_estimate(e.numbers.phi, e.numbers.delta);
-                    (n, 0, NO_REP)
-                })
-            }),
-        }
+        let (e, conditional) = self.lookup(table, hash, path_key)?;
+        Some(if e.numbers.is_solved() {
+            (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
+        } else {
+            let n = Numbers::unsolved_estimate(e.numbers.phi, e.numbers.delta);
+            (n, 0, NO_REP)
+        })
     }
 
     /// A solved result in the table for this position on this path: (numbers in its own view,
-    /// distance, repetition depth). A result keyed by position and path holds for this set of
-    /// ancestors only and relies on a repetition somewhere above: assume the shallowest depth.
+    /// distance, repetition depth). A result that holds for this set of ancestors only relies
+    /// on a repetition somewhere above: assume the shallowest depth.
     fn probe_solved<T: TranspositionTable>(
-        &mut self,
+        &self,
         table: &mut T,
         hash: u64,
         path_key: u64,
     ) -> Option<(Numbers, u16, u16)> {
-        if let Some(e) = table.probe(table_key::<G>(self.attacker, hash, path_key))
-            && e.numbers.is_solved()
-        {
-            return Some((e.numbers, e.distance, NO_REP));
-        }
-        self.probe_conditional(table, hash, path_key)
+        let (e, conditional) = self.lookup(table, hash, path_key)?;
+        e.numbers.is_solved().then_some((
+            e.numbers,
+            e.distance,
+            if conditional { 0 } else { NO_REP },
+        ))
     }
 
-    /// A solved result stored for this position with exactly these ancestors, under the draw
-    /// rule, once the search has met a repetition (before that none can exist for this search).
-    fn probe_conditional<T: TranspositionTable>(
-        &mut self,
+    /// A position's contribution to the path keys below it (none in acyclic games).
+    #[inline]
+    fn contribution(&self, hash: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => 0,
+            RepetitionRule::Draw | RepetitionRule::ByPosition => path_contribution(hash),
+        }
+    }
+
+    /// The key of a position's results that hold whatever the path (as df-pn's).
+    #[inline]
+    fn position_key(&self, hash: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker.index()])
+    }
+
+    /// The key of a position's results that hold for one set of ancestors (as df-pn's).
+    #[inline]
+    fn path_key(&self, hash: u64, path_key: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key ^ PATH_NAMESPACE)
+    }
+
+    /// Where a result is stored, as df-pn stores it: under the position key only what cannot
+    /// depend on the path (everything in acyclic games, unconditional solutions under the draw
+    /// rule), everything else under the position-and-path key.
+    #[inline]
+    fn store_key(&self, hash: u64, path_key: u64, unconditional_solution: bool) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => self.position_key(hash),
+            RepetitionRule::Draw if unconditional_solution => self.position_key(hash),
+            RepetitionRule::Draw | RepetitionRule::ByPosition => self.path_key(hash, path_key),
+        }
+    }
+
+    /// What the table knows of a position on this path, as df-pn looks it up: its entry, and
+    /// whether a solved one holds only for this set of ancestors.
+    #[inline]
+    fn lookup<T: TranspositionTable>(
+        &self,
         table: &mut T,
         hash: u64,
         path_key: u64,
-    ) -> Option<(Numbers, u16, u16)> {
-        if G::REPETITION_RULE != RepetitionRule::Draw || !self.cyclic {
-            return None;
+    ) -> Option<(Entry, bool)> {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => table.probe(self.position_key(hash)).map(|e| (e, false)),
+            RepetitionRule::ByPosition => table
+                .probe(self.path_key(hash, path_key))
+                .map(|e| (e, false)),
+            RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
+                Some(e) if e.numbers.is_solved() => Some((e, false)),
+                _ => table
+                    .probe(self.path_key(hash, path_key))
+                    .map(|e| (e, e.numbers.is_solved())),
+            },
         }
-        table
-            .probe(path_set_key(self.attacker, hash, path_key))
-            .filter(|e| e.numbers.is_solved())
-            .map(|e| (e.numbers, e.distance, 0))
     }
 
     /// Numbers of the node at level `d` as stored: in its parent's view (the tree root, at
@@ -1046,7 +1091,7 @@ impl<'m, G: Game> Pns<'m, G> {
     /// Numbers of a position repeating one on the path, by the game's rule.
     fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
         let value = match G::REPETITION_RULE {
-            RepetitionRule::Draw => Value::Draw,
+            RepetitionRule::Acyclic | RepetitionRule::Draw => Value::Draw,
             RepetitionRule::ByPosition => game.repetition_value(),
         };
         framed(value, mover, self.attacker)
@@ -1055,7 +1100,7 @@ impl<'m, G: Game> Pns<'m, G> {
     /// The path depth of a position with this hash among levels `0..=top`, if any.
     #[inline]
     fn on_path(&self, hash: u64, top: usize) -> Option<usize> {
-        if self.filter[filter_slot(hash)] == 0 {
+        if G::REPETITION_RULE == RepetitionRule::Acyclic || self.filter[filter_slot(hash)] == 0 {
             return None;
         }
         self.path[..=top].iter().rposition(|l| l.hash == hash)
@@ -1128,5 +1173,55 @@ fn summarize(kids: &[Node]) -> Summary {
         best,
         distance,
         rep,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfpn::Dfpn;
+    use std::vec;
+
+    /// A one-position game under any repetition rule, to compare keys.
+    struct Keyed<const RULE: u8>;
+
+    impl<const RULE: u8> Game for Keyed<RULE> {
+        type Move = u8;
+        const REPETITION_RULE: RepetitionRule = match RULE {
+            0 => RepetitionRule::Acyclic,
+            1 => RepetitionRule::Draw,
+            _ => RepetitionRule::ByPosition,
+        };
+        fn side_to_move(&self) -> Player {
+            Player::First
+        }
+        fn hash(&self) -> u64 {
+            0
+        }
+        fn outcome(&self) -> crate::game::Outcome {
+            crate::game::Outcome::Loss
+        }
+        fn generate_moves(&self, _: &mut MoveList<'_, u8>) {}
+        fn play(&mut self, _: u8) {}
+        fn undo(&mut self, _: u8) {}
+    }
+
+    fn same_keys<const RULE: u8>() {
+        let mut a = vec![0u8; Dfpn::<Keyed<RULE>>::stack_bytes(4, 2)];
+        let dfpn = Dfpn::<Keyed<RULE>>::new(&mut a, 4, 2, Default::default()).unwrap();
+        let mut b = vec![0u8; Pns::<Keyed<RULE>>::required_bytes(4, 4, 2, PnsConfig::PNS)];
+        let pns = Pns::<Keyed<RULE>>::new(&mut b, 4, 2, PnsConfig::PNS).unwrap();
+        for (hash, path) in [(0u64, 0u64), (1, 2), (0xDEAD_BEEF, 0x1234_5678_9ABC)] {
+            assert_eq!(pns.contribution(hash), dfpn.contribution(hash));
+            assert_eq!(pns.position_key(hash), dfpn.position_key(hash));
+            assert_eq!(pns.path_key(hash, path), dfpn.path_key(hash, path));
+        }
+    }
+
+    #[test]
+    fn keys_are_df_pns_so_the_engines_share_tables() {
+        same_keys::<0>();
+        same_keys::<1>();
+        same_keys::<2>();
     }
 }

@@ -33,8 +33,13 @@ pub const ENTRIES_PER_BUCKET: usize = 4;
 pub const ENTRY_BYTES: usize = 16;
 /// The alignment the table gives its region (and each bucket).
 pub const TABLE_ALIGN: usize = 64;
-/// The most buckets a table uses: the bucket index comes from 32 key bits.
-pub const MAX_BUCKETS: usize = 1 << 32;
+/// The most buckets a table uses: the bucket index comes from 32 key bits (on 32-bit
+/// targets the address space is the tighter limit).
+pub const MAX_BUCKETS: usize = if usize::BITS > 32 {
+    (1u64 << 32) as usize
+} else {
+    usize::MAX
+};
 /// First bytes of a table's header.
 pub const MAGIC: [u8; 8] = *b"PROOFNUM";
 /// Version of the header and entry layout; bumped whenever saved tables become unreadable.

@@ -245,18 +245,16 @@ impl Graph {
         let max_branch = 1 + rng.below(5);
         let terminal_percent = 10 + rng.below(40);
         let mut nodes: Vec<Node> = (0..n).map(|_| interior(rng.player())).collect();
-        for i in 0..n {
+        for (i, node) in nodes.iter_mut().enumerate() {
             if i > 0 && rng.chance(terminal_percent) {
-                let mover = nodes[i].mover;
-                nodes[i] = leaf(rng, mover);
+                *node = leaf(rng, node.mover);
                 continue;
             }
             if rng.chance(3) {
                 continue; // no moves
             }
             for _ in 0..rng.branching(max_branch) {
-                let c = rng.below(n as u64) as u32;
-                nodes[i].children.push(c);
+                node.children.push(rng.below(n as u64) as u32);
             }
         }
         Graph {
@@ -399,14 +397,21 @@ fn better(a: Value, b: Value) -> Value {
     if rank(b) > rank(a) { b } else { a }
 }
 
-/// A random graph played as a game. `BY_POSITION` selects the repetition rule.
+/// [`GraphGame`]'s rule parameter: the game declares itself acyclic.
+pub const ACYCLIC: u8 = 0;
+/// [`GraphGame`]'s rule parameter: repetitions are draws.
+pub const DRAW: u8 = 1;
+/// [`GraphGame`]'s rule parameter: repetitions are scored per node.
+pub const BY_POSITION: u8 = 2;
+
+/// A random graph played as a game. `RULE` selects the repetition rule.
 #[derive(Clone)]
-pub struct GraphGame<'g, const BY_POSITION: bool> {
+pub struct GraphGame<'g, const RULE: u8> {
     pub graph: &'g Graph,
     pub at: u32,
 }
 
-impl<'g, const BY_POSITION: bool> GraphGame<'g, BY_POSITION> {
+impl<'g, const RULE: u8> GraphGame<'g, RULE> {
     pub fn new(graph: &'g Graph) -> Self {
         GraphGame {
             graph,
@@ -415,14 +420,14 @@ impl<'g, const BY_POSITION: bool> GraphGame<'g, BY_POSITION> {
     }
 }
 
-impl<const BY_POSITION: bool> Game for GraphGame<'_, BY_POSITION> {
+impl<const RULE: u8> Game for GraphGame<'_, RULE> {
     /// `from << 32 | to`, so undo needs no history.
     type Move = u64;
 
-    const REPETITION_RULE: RepetitionRule = if BY_POSITION {
-        RepetitionRule::ByPosition
-    } else {
-        RepetitionRule::Draw
+    const REPETITION_RULE: RepetitionRule = match RULE {
+        ACYCLIC => RepetitionRule::Acyclic,
+        DRAW => RepetitionRule::Draw,
+        _ => RepetitionRule::ByPosition,
     };
 
     fn side_to_move(&self) -> Player {

@@ -554,3 +554,39 @@ fn memory_is_sized_exactly_and_bad_buffers_are_rejected_untouched() {
     }
     assert!(buf.iter().all(|&b| b == 0xAA), "buffer untouched");
 }
+
+#[test]
+fn progress_is_reported_every_poll_interval() {
+    // Tic-tac-toe's disproof takes a few thousand expansions: several reports.
+    let mut memory = pns_memory::<TicTacToe>(100_000, 9, 9, PnsConfig::PNS);
+    let mut pns = Pns::<TicTacToe>::new(&mut memory, 9, 9, PnsConfig::PNS).unwrap();
+    let mut table_memory = vec![0u8; Table::required_bytes(1)];
+    let mut table = Table::new(&mut table_memory).unwrap();
+    let mut game = TicTacToe::default();
+    let mut seen: Vec<proofnum::Progress> = Vec::new();
+    let mut record = |p: &proofnum::Progress| seen.push(*p);
+    let mut limits = Limits {
+        progress: Some(&mut record),
+        ..Limits::none()
+    };
+    let r = pns.solve(&mut game, Player::First, &mut table, &mut limits);
+    assert_eq!(r.status, Status::Disproven);
+    let expected = r
+        .stats
+        .mid_calls
+        .div_ceil(proofnum::limits::CLOCK_POLL_INTERVAL);
+    assert_eq!(
+        seen.len() as u64,
+        expected,
+        "{} expansions",
+        r.stats.mid_calls
+    );
+    for (k, p) in seen.iter().enumerate() {
+        assert_eq!(
+            p.mid_calls,
+            k as u64 * proofnum::limits::CLOCK_POLL_INTERVAL
+        );
+        assert!(!p.root.is_solved());
+        assert_eq!(p.elapsed_us, None, "no clock given");
+    }
+}

@@ -20,8 +20,8 @@ use std::rc::Rc;
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Node, Rng, Shape, TicTacToe};
 use proofnum::table::Table;
 use proofnum::{
-    Game, Limits, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, RepetitionRule,
-    Status, Value,
+    Dfpn, Game, Limits, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, RepetitionRule,
+    SearchResult, Status, Value, Verdict,
 };
 
 /// The roomy arena: every search must be solved in it.
@@ -101,6 +101,10 @@ struct Tally {
     /// Searches at least as roomy as their peak (must be solved).
     unforced: u64,
     largest_peak: usize,
+    /// Roomy results verified by df-pn's proof walk, and the df-pn searches it needed where
+    /// the table had lost a PNS result.
+    verified: u64,
+    verify_searches: u64,
 }
 
 fn status_for(graph: &Graph, expected: Value, attacker: Player) -> Status {
@@ -117,6 +121,7 @@ fn check<const RULE: u8>(
     graph: Rc<Graph>,
     expected: Value,
     roomy: &mut Pns<'_, OwnedGame<RULE>>,
+    walker: &mut Dfpn<'_, OwnedGame<RULE>>,
     table: &mut Table<'_>,
     rng: &mut Rng,
     context: &str,
@@ -137,6 +142,41 @@ fn check<const RULE: u8>(
             "{context}: attacker {attacker:?}, oracle value {expected:?} for the side to move\n{graph:#?}"
         );
         check_best_move::<RULE>(&graph, attacker, &r, context);
+        // PNS leaves its solved nodes, with their proving moves, in the table under df-pn's
+        // keys: df-pn's verification and principal variation work from them.
+        let mut memo = [0u64; 256];
+        let v = walker.verify(
+            &mut game,
+            attacker,
+            r.status,
+            table,
+            &mut memo,
+            &mut Limits::nodes(NODE_CAP),
+        );
+        assert_eq!(v.verdict, Verdict::Verified, "{context}: {attacker:?}");
+        tally.verified += 1;
+        tally.verify_searches += v.stats.searches;
+        let root = graph.node(graph.root);
+        if r.status == Status::Proven
+            && root.outcome == Outcome::Unknown
+            && !root.children.is_empty()
+        {
+            let mut line = [0u64; MAX_DEPTH];
+            let pv = walker.principal_variation(
+                &mut game,
+                attacker,
+                table,
+                &mut line,
+                &mut Limits::nodes(NODE_CAP),
+            );
+            assert!(pv.len >= 1, "{context}: a proven interior root has a line");
+            let first = SearchResult {
+                best_move: Some(line[0]),
+                ..r
+            };
+            check_best_move::<RULE>(&graph, attacker, &first, context);
+        }
+        assert_eq!(game.at, graph.root, "{context}: position not restored");
         let peak = roomy.arena_stats().peak_nodes;
         tally.largest_peak = tally.largest_peak.max(peak);
 
@@ -194,7 +234,7 @@ fn check<const RULE: u8>(
 fn check_best_move<const RULE: u8>(
     graph: &Graph,
     attacker: Player,
-    r: &proofnum::SearchResult<u64>,
+    r: &SearchResult<u64>,
     context: &str,
 ) {
     let root = graph.node(graph.root);
@@ -352,6 +392,9 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
         .iter_mut()
         .map(|m| Table::new(m).unwrap())
         .collect();
+    let mut stack = vec![0u8; Dfpn::<OwnedGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+    let mut walker =
+        Dfpn::<OwnedGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, Default::default()).unwrap();
     let mut tally = Tally::default();
     for i in 0..games {
         let graph = Rc::new(random_game(&mut rng, kind));
@@ -380,6 +423,7 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
             graph,
             expected,
             &mut roomy[c],
+            &mut walker,
             &mut tables[t],
             &mut rng,
             &context,

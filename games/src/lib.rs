@@ -1,0 +1,19 @@
+//! # proofnum-games
+//!
+//! Real games for [`proofnum`], written against its public [`proofnum::Game`] trait only, so
+//! they double as benchmark workloads and as worked examples of plugging a game in efficiently:
+//! one mutable position with make/unmake, bitboards, a hash that is cheap to keep up to date,
+//! moves in a good order, and an [`outcome`](proofnum::Game::outcome) that reports what it can
+//! see without search (early win/loss detection).
+//!
+//! - [`connect4`]: Connect Four on any board up to 64 bitboard bits (7×6 is
+//!   [`connect4::ConnectFour`]), positions from the usual string of 1-based column digits; an
+//!   independent alpha-beta solver ([`connect4::reference`]) for tests and test suites; suite
+//!   files ([`connect4::suite`]).
+//!
+//! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
+//! while a search runs.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod connect4;

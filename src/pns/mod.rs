@@ -16,11 +16,11 @@
 //!
 //! # Memory
 //! Every byte comes from the caller's buffer ([`Pns::required_bytes`], [`Pns::new`]): the node
-//! arena (16 bytes a node plus the move type; the `arena` module has the layout), a path stack of `max_depth + 1`
-//! levels, and a move buffer and child buffer of `max_moves` entries. Children are evaluated into
-//! the child buffer first, so a node whose children decide it at once (a winning move, or only
-//! losing ones) becomes a solved leaf without taking arena space, and expansion stops at the
-//! first child that decides the node.
+//! arena (16 bytes a node plus the move type; the `arena` module has the layout), a path stack
+//! of `max_depth + 1` levels, and a move buffer and child buffer of `max_moves` entries.
+//! Children are evaluated into the child buffer first, so a node whose children decide it at
+//! once (a winning move, or only losing ones) becomes a solved leaf without taking arena space,
+//! and expansion stops at the first child that decides the node.
 //!
 //! A solved node's subtree leaves the tree at once (the node keeps its value as a leaf); the
 //! space comes back at the next compaction, which runs when the arena is full. When a
@@ -66,9 +66,10 @@
 //! overcount (and the fixes, WPNS or SNDA, approximate), and a node's value depends on which
 //! path reaches it (GHI), which a best-first graph search cannot resolve as cheaply as df-pn's
 //! path-keyed table. The table of solved results gives the big win of transpositions (never
-//! solving a position twice) at 16 bytes an entry and keeps the tree exact. The price is
-//! measured, not hidden: on transposition-rich games df-pn, which keeps nothing but the table,
-//! expands far fewer nodes than PNS (the benchmark reports both).
+//! solving a position twice) at 16 bytes an entry and keeps the tree exact. The price shows
+//! where unsolved transpositions abound: proving the empty 5×4 Connect Four board a draw takes
+//! PNS about 15 times df-pn's expansions, while on the 7×6 positions of the benchmark
+//! (`examples/pns_bench.rs`) the two expand about as many nodes.
 //!
 //! # PN²
 //! With [`PnsConfig::second_level_nodes`] set, every new first-level leaf is evaluated by a

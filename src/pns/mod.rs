@@ -67,9 +67,11 @@
 //! path reaches it (GHI), which a best-first graph search cannot resolve as cheaply as df-pn's
 //! path-keyed table. The table of solved results gives the big win of transpositions (never
 //! solving a position twice) at 16 bytes an entry and keeps the tree exact. The price shows
-//! where unsolved transpositions abound: proving the empty 5×4 Connect Four board a draw takes
-//! PNS about 15 times df-pn's expansions, while on the 7×6 positions of the benchmark
-//! (`examples/pns_bench.rs`) the two expand about as many nodes.
+//! where transpositions stay unsolved for long: plain PNS's tree grows exponentially with a
+//! Nim pile (the case [`PnsConfig::transposition_numbers`] tames), and a naive Connect Four
+//! without early win/loss detection took about 15 times df-pn's expansions on the empty 5×4
+//! board. With the `proofnum-games` Connect Four, PNS expands about as many nodes as df-pn on
+//! the empty 5×4 board and on the 7×6 positions of `examples/pns_bench.rs`, and is faster.
 //!
 //! # PN²
 //! With [`PnsConfig::second_level_nodes`] set, every new first-level leaf is evaluated by a

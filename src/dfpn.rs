@@ -650,7 +650,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let kids = &self.children[first..first + frame.n_children as usize];
         let mut phi = INFINITE;
         let mut second_phi = INFINITE;
-        let mut delta = 0;
+        // δ = Σ δ'(c), summed wide and saturated once (INFINITE if any term is).
+        let mut sum = 0u64;
+        let mut any_infinite = false;
         let mut best = 0;
         for (i, c) in kids.iter().enumerate() {
             let p = c.numbers.phi;
@@ -661,8 +663,14 @@ impl<'m, G: Game> Dfpn<'m, G> {
             } else if p < second_phi {
                 second_phi = p;
             }
-            delta = number::add(delta, c.numbers.delta);
+            sum += c.numbers.delta as u64;
+            any_infinite |= c.numbers.delta == INFINITE;
         }
+        let delta = if any_infinite {
+            INFINITE
+        } else {
+            sum.min(number::MAX_FINITE as u64) as u32
+        };
         Eval {
             numbers: Numbers::new(phi, delta),
             best: best as u32,
@@ -815,22 +823,19 @@ impl<'m, G: Game> Dfpn<'m, G> {
     ) -> Child<G::Move> {
         let hash = game.hash();
         let mover = game.side_to_move();
+        // A position the table knows was searched, so it is not a finished game: its entry
+        // makes the game's own (often costly) outcome check unnecessary.
         let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
             (self.repetition_numbers(game, mover), 0, depth as u16)
+        } else if let Some((e, conditional)) = self.lookup(table, hash, path_key) {
+            // A conditional result's repetition lies somewhere above: assume the shallowest.
+            (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
         } else if let Some(value) = known_value(game.outcome()) {
             (framed(value, mover, self.attacker), 0, NO_REP)
         } else {
-            match self.lookup(table, hash, path_key) {
-                // A conditional result's repetition lies somewhere above: assume the shallowest.
-                Some((e, conditional)) => {
-                    (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
-                }
-                None => {
-                    let e = game.estimate();
-                    (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
-                }
-            }
+            let e = game.estimate();
+            (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
         };
         let flip = mover != parent_mover;
         Child {

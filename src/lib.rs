@@ -90,3 +90,8 @@ pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};
 pub use value::ValueResult;
+
+/// README.md's Rust example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

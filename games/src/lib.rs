@@ -10,6 +10,7 @@
 //!   [`connect4::ConnectFour`]), positions from the usual string of 1-based column digits; an
 //!   independent alpha-beta solver ([`connect4::reference`]) for tests and test suites; suite
 //!   files ([`connect4::suite`]).
+//! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
 //! while a search runs.
@@ -17,3 +18,4 @@
 #![forbid(unsafe_code)]
 
 pub mod connect4;
+pub mod tictactoe;

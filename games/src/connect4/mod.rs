@@ -32,7 +32,7 @@ pub mod suite;
 use core::fmt;
 use core::str::FromStr;
 
-use proofnum::{Game, MoveList, Outcome, Player};
+use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
 
 /// Standard Connect Four: 7 columns, 6 rows.
 pub type ConnectFour = Board<7, 6>;
@@ -381,6 +381,9 @@ pub(crate) fn winning_cells<const W: usize, const H: usize>(stones: u64, mask: u
 
 impl<const W: usize, const H: usize> Game for Board<W, H> {
     type Move = Column;
+
+    /// Stones only accumulate: no position can repeat.
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
 
     #[inline]
     fn side_to_move(&self) -> Player {

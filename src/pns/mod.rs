@@ -849,10 +849,12 @@ impl<'m, G: Game> Pns<'m, G> {
             self.stats.repetitions += 1;
             self.met_repetition = true;
             (self.repetition_numbers(game, mover), 0, depth as u16)
+        } else if let Some(found) = self.probe_child(table, hash, path_key) {
+            // A position the table knows was searched, so it is not a finished game: the
+            // entry makes the game's outcome check unnecessary (as in df-pn).
+            found
         } else if let Some(value) = known_value(game.outcome()) {
             (framed(value, mover, self.attacker), 0, NO_REP)
-        } else if let Some(found) = self.probe_child(table, hash, path_key) {
-            found
         } else if t == 0
             && self.trees[1].capacity() > 0
             && d + 1 < self.path.len()

@@ -13,7 +13,10 @@
 //! calls for df-pn), positions evaluated, expansions and positions per second, and for PNS the
 //! peak number of tree nodes and the arena's size. All memory is allocated before the runs.
 //!
-//! Options: `--engine pns|pn2|pns-tn|dfpn|all`, `--runs N`, `--nodes N` (first-level PNS
+//! Engines: `pns` and `pn2` with the default settings (Connect Four is declared acyclic, so
+//! transpositions share unsolved numbers), `pns-off` without that sharing, `dfpn`.
+//!
+//! Options: `--engine pns|pns-off|pn2|dfpn|all`, `--runs N`, `--nodes N` (first-level PNS
 //! nodes), `--second-level N` (PN² second-level nodes), `--table-mib N`, `--max-nodes N`
 //! (positions evaluated per search; the hard positions need tens of millions with df-pn).
 
@@ -21,7 +24,8 @@ use std::time::Instant;
 
 use proofnum::table::Table;
 use proofnum::{
-    ArenaStats, Dfpn, DfpnConfig, Game, Limits, Pns, PnsConfig, SearchResult, Status, Value,
+    ArenaStats, Dfpn, DfpnConfig, Game, Limits, Pns, PnsConfig, SearchResult, Status,
+    TranspositionNumbers, Value,
 };
 use proofnum_games::connect4::{Column, ConnectFour};
 
@@ -44,7 +48,7 @@ const SUITE: [(&str, Value); 11] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Engine {
     Pns,
-    PnsNumbers,
+    PnsOff,
     Pn2,
     Dfpn,
 }
@@ -53,7 +57,7 @@ impl Engine {
     fn name(self) -> &'static str {
         match self {
             Engine::Pns => "pns",
-            Engine::PnsNumbers => "pns-tn",
+            Engine::PnsOff => "pns-off",
             Engine::Pn2 => "pn2",
             Engine::Dfpn => "dfpn",
         }
@@ -71,7 +75,7 @@ struct Options {
 
 fn parse_options() -> Options {
     let mut o = Options {
-        engines: vec![Engine::Pns, Engine::PnsNumbers, Engine::Pn2, Engine::Dfpn],
+        engines: vec![Engine::Pns, Engine::PnsOff, Engine::Pn2, Engine::Dfpn],
         runs: 3,
         nodes: 1 << 22,
         second_level: 1 << 20,
@@ -94,11 +98,11 @@ fn parse_options() -> Options {
             "--engine" => {
                 o.engines = match value(i) {
                     "pns" => vec![Engine::Pns],
-                    "pns-tn" => vec![Engine::PnsNumbers],
+                    "pns-off" => vec![Engine::PnsOff],
                     "pn2" => vec![Engine::Pn2],
                     "dfpn" => vec![Engine::Dfpn],
                     "all" => o.engines.clone(),
-                    other => panic!("unknown engine {other}: pns, pns-tn, pn2, dfpn or all"),
+                    other => panic!("unknown engine {other}: pns, pns-off, pn2, dfpn or all"),
                 }
             }
             "--runs" => o.runs = number(i).max(1),
@@ -138,10 +142,10 @@ fn run_one(
     let mut limits = Limits::nodes(max_nodes);
     let (r, arena): (SearchResult<Column>, _) = match engine {
         Engine::Dfpn => (dfpn.solve(&mut game, attacker, table, &mut limits), None),
-        Engine::Pns | Engine::PnsNumbers | Engine::Pn2 => {
+        Engine::Pns | Engine::PnsOff | Engine::Pn2 => {
             let k = match engine {
                 Engine::Pns => 0,
-                Engine::PnsNumbers => 1,
+                Engine::PnsOff => 1,
                 _ => 2,
             };
             let p = pns[k].as_mut().expect("searcher made for this engine");
@@ -169,10 +173,10 @@ fn main() {
     let moves = 7;
     let configs = [
         PnsConfig::PNS,
-        PnsConfig::PNS.with_transposition_numbers(),
+        PnsConfig::PNS.with_transposition_numbers(TranspositionNumbers::Off),
         PnsConfig::pn2(o.second_level),
     ];
-    let engines_for = [Engine::Pns, Engine::PnsNumbers, Engine::Pn2];
+    let engines_for = [Engine::Pns, Engine::PnsOff, Engine::Pn2];
     // All memory up front: one buffer per PNS configuration in use, the df-pn stack, a table.
     let mut buffers: Vec<Vec<u8>> = configs
         .iter()

@@ -85,7 +85,7 @@ pub use game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};
-pub use pns::{ArenaStats, Pns, PnsConfig};
+pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};

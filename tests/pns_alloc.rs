@@ -10,6 +10,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use common::TicTacToe;
+use proofnum::TranspositionNumbers;
 use proofnum::table::Table;
 use proofnum::{Limits, Player, Pns, PnsConfig, Reason, Status};
 
@@ -80,7 +81,10 @@ fn pns_searches_allocate_nothing() {
     let mut table = Table::new(&mut table_memory).unwrap();
     let configs = [
         (PnsConfig::PNS, 100_000),
-        (PnsConfig::PNS.with_transposition_numbers(), 100_000),
+        (
+            PnsConfig::PNS.with_transposition_numbers(TranspositionNumbers::On),
+            100_000,
+        ),
         (PnsConfig::pn2(2_000), 4_000),
         // Small enough to fill: compactions, then Unknown(MemoryLimit).
         (PnsConfig::PNS, 300),

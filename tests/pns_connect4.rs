@@ -1,6 +1,7 @@
 //! PNS and PN² on Connect Four against the independent alpha-beta reference solver of
 //! `proofnum-games` (itself checked against brute force and published scores there).
 
+use proofnum::TranspositionNumbers;
 use proofnum::table::Table;
 use proofnum::{Game, Limits, Outcome, Player, Pns, PnsConfig, Reason, Status, Value};
 use proofnum_games::connect4::Board;
@@ -104,7 +105,7 @@ fn check_random<const W: usize, const H: usize>(
     let mut table = Table::new(&mut table_memory).unwrap();
     let configs = [
         PnsConfig::PNS,
-        PnsConfig::PNS.with_transposition_numbers(),
+        PnsConfig::PNS.with_transposition_numbers(TranspositionNumbers::Off),
         PnsConfig::pn2(nodes / 4),
     ];
     let mut by_value = [0usize; 3];
@@ -146,7 +147,7 @@ fn pns_solves_4x4_and_5x4_like_the_reference() {
         .unwrap();
     for config in [
         PnsConfig::PNS,
-        PnsConfig::PNS.with_transposition_numbers(),
+        PnsConfig::PNS.with_transposition_numbers(TranspositionNumbers::Off),
         PnsConfig::pn2(1 << 14),
     ] {
         let got = pns_value::<4, 4>("", 1 << 18, config, &mut table);

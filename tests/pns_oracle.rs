@@ -18,6 +18,7 @@ mod common;
 use std::rc::Rc;
 
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Node, Rng, Shape, TicTacToe};
+use proofnum::TranspositionNumbers;
 use proofnum::table::Table;
 use proofnum::{
     Dfpn, Game, Limits, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, RepetitionRule,
@@ -369,7 +370,11 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
         .iter()
         .flat_map(|&second| {
             let c = PnsConfig::pn2(second);
-            [c, c.with_transposition_numbers()]
+            [
+                c,
+                c.with_transposition_numbers(TranspositionNumbers::On),
+                c.with_transposition_numbers(TranspositionNumbers::Off),
+            ]
         })
         .collect();
     let mut memories: Vec<Vec<u8>> = configs
@@ -407,13 +412,13 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
             );
         }
         // Plain PNS half of the time, PN² with one of the second-level sizes otherwise; each
-        // with or without shared transposition numbers.
+        // with automatic, always or never shared transposition numbers.
         let second = if rng.chance(50) {
             0
         } else {
             1 + rng.below(SECOND_LEVEL.len() as u64 - 1) as usize
         };
-        let c = 2 * second + rng.below(2) as usize;
+        let c = 3 * second + rng.below(3) as usize;
         let t = rng.below(TABLE_BUCKETS.len() as u64) as usize;
         let context = format!(
             "seed {seed} game {i} ({kind:?}, {} buckets, {:?})",
@@ -479,7 +484,7 @@ fn cyclic_graphs_declared_acyclic_never_get_a_wrong_answer() {
     let mut rng = Rng::new(seed);
     let mut table_memory = vec![0u8; Table::required_bytes(64)];
     let mut table = Table::new(&mut table_memory).unwrap();
-    let config = PnsConfig::PNS.with_transposition_numbers();
+    let config = PnsConfig::PNS.with_transposition_numbers(TranspositionNumbers::On);
     let mut memory =
         vec![0u8; Pns::<OwnedGame<ACYCLIC>>::required_bytes(4096, MAX_DEPTH, MAX_MOVES, config)];
     let mut pns =
@@ -534,11 +539,9 @@ fn smallest_arenas<const RULE: u8>(kind: Kind, games: usize, salt: u64) -> (usiz
         };
         let attacker = rng.player();
         let want = status_for(&graph, expected, attacker);
-        let config = if rng.chance(50) {
-            PnsConfig::PNS
-        } else {
-            PnsConfig::PNS.with_transposition_numbers()
-        };
+        let config = PnsConfig::PNS.with_transposition_numbers(
+            [TranspositionNumbers::On, TranspositionNumbers::Off][rng.below(2) as usize],
+        );
         let mut solve_in = |nodes: usize| {
             let bytes = Pns::<OwnedGame<RULE>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
             let mut memory = vec![0u8; bytes];

@@ -47,9 +47,6 @@
 //! read only after the leaf's children have been evaluated, so the cache miss of a large table
 //! overlaps with that work (a third less time on the Connect Four benchmark).
 //!
-//! That is all the default does: one probe per expansion. Probing every new child as well
-//! (which df-pn does) costs a cache miss per child once the table outgrows the cache and, on
-//! its own, saved few expansions in our measurements (Connect Four on small boards).
 //! [`PnsConfig::transposition_numbers`] goes further, the way df-pn shares unsolved work:
 //! each expanded node stores its numbers and each new child starts from the numbers its
 //! position has in the table. A transposition then starts from what its other copies have
@@ -57,8 +54,12 @@
 //! transposition-rich game (Nim with 40 stones: about 25 000 nodes instead of more than
 //! 4 million), at the price of a probe per child. The numbers are keyed as df-pn keys them:
 //! by position in acyclic games, by position and path under the two repetition rules, so they
-//! pay off mainly for games declared [`RepetitionRule::Acyclic`]. (PNS itself would not need
-//! the path keys: its termination rests on the tree growing, not on the numbers.)
+//! pay off in games declared [`RepetitionRule::Acyclic`] and are used there by default
+//! ([`TranspositionNumbers::Auto`]): on the Connect Four benchmark they halve the expansions
+//! and cut the tree to a third at about the same speed. For the other games the default looks
+//! up only the node being expanded, one probe per expansion; probing every child for solved
+//! results alone saved few expansions in our measurements. (PNS itself would not need path
+//! keys for its numbers: its termination rests on the tree growing, not on the numbers.)
 //!
 //! Why no index from position to node (hashbrown over the caller's memory) to merge
 //! transpositions: merging turns the tree into a DAG or a cyclic graph, where a node has
@@ -68,7 +69,7 @@
 //! path-keyed table. The table of solved results gives the big win of transpositions (never
 //! solving a position twice) at 16 bytes an entry and keeps the tree exact. The price shows
 //! where transpositions stay unsolved for long: plain PNS's tree grows exponentially with a
-//! Nim pile (the case [`PnsConfig::transposition_numbers`] tames), and a naive Connect Four
+//! Nim pile unless transposition numbers are shared, and a naive Connect Four
 //! without early win/loss detection took about 15 times df-pn's expansions on the empty 5×4
 //! board. With the `proofnum-games` Connect Four, PNS expands about as many nodes as df-pn on
 //! the empty 5×4 board and on the 7×6 positions of `examples/pns_bench.rs`, and is faster.
@@ -112,39 +113,50 @@ pub const MAX_PATH_DEPTH: usize = crate::dfpn::MAX_STACK_DEPTH;
 /// full arena again and again for a handful of nodes would cost more than it could gain.
 pub const MIN_RECLAIM_DIVISOR: usize = 64;
 
+/// Whether transpositions share unsolved numbers through the table (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TranspositionNumbers {
+    /// On for games declared [`RepetitionRule::Acyclic`], whose numbers are shared by
+    /// position, off for the others, whose numbers are kept per path and rarely meet again.
+    #[default]
+    Auto,
+    /// Each expanded node stores its numbers, and every new leaf looks its position up and
+    /// starts from the numbers found (solved results included): a probe per child.
+    On,
+    /// Only the node being expanded is looked up, for a solved result: a probe per expansion.
+    Off,
+}
+
 /// Settings of a [`Pns`] searcher.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PnsConfig {
     /// Nodes of the arena given to PN²'s second level; 0 (the default) runs plain PNS.
     pub second_level_nodes: usize,
-    /// Share unsolved numbers between transpositions through the table, as df-pn does: each
-    /// expanded node stores its numbers, and every new leaf looks its position up and starts
-    /// from the numbers found (solved results included). Off by default: it costs a table
-    /// probe per child, which pays when the table is cache-resident or the game is rich in
-    /// transpositions (see the module docs). Without it, only the node about to be expanded
-    /// is looked up.
-    pub transposition_numbers: bool,
+    /// Share unsolved numbers between transpositions through the table, as df-pn does.
+    /// [`TranspositionNumbers::Auto`] by default.
+    pub transposition_numbers: TranspositionNumbers,
 }
 
 impl PnsConfig {
-    /// Plain PNS.
+    /// Plain PNS, with the default sharing of transposition numbers.
     pub const PNS: PnsConfig = PnsConfig {
         second_level_nodes: 0,
-        transposition_numbers: false,
+        transposition_numbers: TranspositionNumbers::Auto,
     };
 
     /// PN² with a second-level region of `nodes` nodes.
     pub const fn pn2(nodes: usize) -> PnsConfig {
         PnsConfig {
             second_level_nodes: nodes,
-            transposition_numbers: false,
+            transposition_numbers: TranspositionNumbers::Auto,
         }
     }
 
-    /// These settings with [`transposition_numbers`](PnsConfig::transposition_numbers) set.
-    pub const fn with_transposition_numbers(self) -> PnsConfig {
+    /// These settings with [`transposition_numbers`](PnsConfig::transposition_numbers) set to
+    /// `sharing`.
+    pub const fn with_transposition_numbers(self, sharing: TranspositionNumbers) -> PnsConfig {
         PnsConfig {
-            transposition_numbers: true,
+            transposition_numbers: sharing,
             ..self
         }
     }
@@ -266,7 +278,7 @@ pub struct Pns<'m, G: Game> {
     root_best: Option<G::Move>,
     /// A repetition has been met in this search. Until then the position-and-path keys of the
     /// draw rule can hold only unsolved numbers (used with
-    /// [`PnsConfig::transposition_numbers`] only) and results of earlier searches, so the
+    /// shared transposition numbers only) and results of earlier searches, so the
     /// default policy does not look them up: one probe per expansion instead of two.
     met_repetition: bool,
 }
@@ -954,7 +966,7 @@ impl<'m, G: Game> Pns<'m, G> {
                     let node = self.trees[t].node_mut(at);
                     node.phi = n.phi;
                     node.delta = n.delta;
-                    if d == expanded && self.config.transposition_numbers {
+                    if d == expanded && self.shares_numbers() {
                         // Keyed as df-pn keys unsolved numbers, so the two can share a table.
                         let level = self.path[d];
                         let best = Some(s.best.min(u16::MAX as usize) as u16);
@@ -1022,7 +1034,7 @@ impl<'m, G: Game> Pns<'m, G> {
         hash: u64,
         path_key: u64,
     ) -> Option<(Numbers, u16, u16)> {
-        if !self.config.transposition_numbers {
+        if !self.shares_numbers() {
             return None;
         }
         let (e, conditional) = self.lookup(table, hash, path_key)?;
@@ -1049,6 +1061,16 @@ impl<'m, G: Game> Pns<'m, G> {
             e.distance,
             if conditional { 0 } else { NO_REP },
         ))
+    }
+
+    /// Whether this search shares unsolved numbers through the table.
+    #[inline]
+    fn shares_numbers(&self) -> bool {
+        match self.config.transposition_numbers {
+            TranspositionNumbers::On => true,
+            TranspositionNumbers::Off => false,
+            TranspositionNumbers::Auto => G::REPETITION_RULE == RepetitionRule::Acyclic,
+        }
     }
 
     /// A position's contribution to the path keys below it (none in acyclic games).
@@ -1101,7 +1123,7 @@ impl<'m, G: Game> Pns<'m, G> {
                 .map(|e| (e, false)),
             RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
                 Some(e) if e.numbers.is_solved() => Some((e, false)),
-                _ if !self.met_repetition && !self.config.transposition_numbers => None,
+                _ if !self.met_repetition && !self.shares_numbers() => None,
                 _ => table
                     .probe(self.path_key(hash, path_key))
                     .map(|e| (e, e.numbers.is_solved())),

@@ -4,6 +4,7 @@
 //! cargo run --release --example solve -- connect4 4453
 //! cargo run --release --example solve -- tictactoe 40 --verify
 //! cargo run --release --example solve -- connect4 "" --table-mib 512 --nodes 100000000
+//! cargo run --release --example solve -- connect4 647262774144 --engine pns --arena-mib 512
 //! ```
 //!
 //! Prints the value for the side to move, the best move, the principal variation, and the
@@ -17,12 +18,16 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use proofnum::table::Table;
-use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Progress, Status, Value};
+use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Pns, PnsConfig, Progress, Status, Value};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
 
 /// Table memory when `--table-mib` is not given: a budget an embedded engine can spare.
 const DEFAULT_TABLE_MIB: usize = 64;
+/// PNS node arena when `--arena-mib` is not given.
+const DEFAULT_ARENA_MIB: usize = 256;
+/// PN²'s second-level nodes when `--second-level` is not given.
+const DEFAULT_SECOND_LEVEL: usize = 1 << 20;
 /// Seconds between progress lines.
 const PROGRESS_EVERY_S: f64 = 1.0;
 
@@ -42,7 +47,20 @@ options:
                   already reach their thresholds (helps when the table is far too small)
   --verify        walk the whole proof again and report the check
   --quiet         no progress line
+  --engine E      dfpn (default), pns (best-first proof-number search) or pn2 (PN²)
+  --arena-mib N   pns, pn2: the node arena in MiB (default 256)
+  --second-level N  pn2: nodes of the second-level region (default 1048576)
+
+The principal variation and --verify use df-pn over the table whichever engine solved.
 ";
+
+/// Which search solves the position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    Dfpn,
+    Pns,
+    Pn2,
+}
 
 /// What the command line needs to know about a game.
 trait Bundled: Game + Display + Sized {
@@ -90,6 +108,9 @@ struct Options {
     verify: bool,
     quiet: bool,
     search_stale: bool,
+    engine: Engine,
+    arena_mib: usize,
+    second_level: usize,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -101,6 +122,9 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         verify: false,
         quiet: false,
         search_stale: false,
+        engine: Engine::Dfpn,
+        arena_mib: DEFAULT_ARENA_MIB,
+        second_level: DEFAULT_SECOND_LEVEL,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -126,6 +150,24 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .parse()
                     .map_err(|_| "--seconds takes a number".to_string())?;
                 o.max_seconds = Some(s);
+            }
+            "--engine" => {
+                o.engine = match value(arg)?.as_str() {
+                    "dfpn" => Engine::Dfpn,
+                    "pns" => Engine::Pns,
+                    "pn2" => Engine::Pn2,
+                    other => return Err(format!("--engine takes dfpn, pns or pn2, got {other:?}")),
+                }
+            }
+            "--arena-mib" => {
+                o.arena_mib = value(arg)?
+                    .parse()
+                    .map_err(|_| "--arena-mib takes a whole number".to_string())?
+            }
+            "--second-level" => {
+                o.second_level = value(arg)?
+                    .parse()
+                    .map_err(|_| "--second-level takes a whole number".to_string())?
             }
             "--verify" => o.verify = true,
             "--search-stale" => o.search_stale = true,
@@ -203,6 +245,30 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     };
     let mut dfpn = Dfpn::<G>::new(&mut stack_memory, G::MAX_DEPTH, G::MAX_MOVES, config)
         .map_err(|e| e.to_string())?;
+    let pns_config = match o.engine {
+        Engine::Pn2 => PnsConfig::pn2(o.second_level),
+        _ => PnsConfig::PNS,
+    };
+    let arena_bytes = if o.engine == Engine::Dfpn {
+        0
+    } else {
+        o.arena_mib
+            .checked_mul(1 << 20)
+            .ok_or("--arena-mib is too large")?
+    };
+    let mut arena_memory = vec![0u8; arena_bytes];
+    let mut pns = match o.engine {
+        Engine::Dfpn => None,
+        Engine::Pns | Engine::Pn2 => Some(
+            Pns::<G>::new(&mut arena_memory, G::MAX_DEPTH, G::MAX_MOVES, pns_config)
+                .map_err(|e| format!("--arena-mib: {e}"))?,
+        ),
+    };
+    let work = if o.engine == Engine::Dfpn {
+        "MID calls"
+    } else {
+        "expansions"
+    };
 
     let start = Instant::now();
     let mut clock = || start.elapsed().as_micros() as u64;
@@ -216,7 +282,7 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         }
         last_report = seconds;
         let line = format!(
-            "  {:.1} s  {} MID calls  {}/s  root (φ, δ) = ({}, {})  depth {}",
+            "  {:.1} s  {} {work}  {}/s  root (φ, δ) = ({}, {})  depth {}",
             seconds,
             count(p.mid_calls),
             count((p.nodes as f64 / seconds) as u64),
@@ -242,7 +308,10 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         progress: Some(&mut report),
         ..Limits::default()
     };
-    let result = dfpn.solve_value(&mut game, &mut table, &mut limits);
+    let result = match pns.as_mut() {
+        Some(pns) => pns.solve_value(&mut game, &mut table, &mut limits),
+        None => dfpn.solve_value(&mut game, &mut table, &mut limits),
+    };
     let elapsed = start.elapsed().as_secs_f64();
     if interactive && !quiet && last_report > 0.0 {
         eprint!("\r\x1b[K");
@@ -304,7 +373,7 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         }
     };
     println!(
-        "MID calls: {}   positions: {}   time: {:.3} s   positions/s: {}",
+        "{work}: {}   positions: {}   time: {:.3} s   positions/s: {}",
         count(stats.mid_calls),
         count(stats.nodes),
         elapsed,
@@ -320,11 +389,29 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         count(t.stores),
         count(t.drops)
     );
-    println!(
-        "memory: table {} bytes + stack {} bytes (all the solver uses)",
-        count(table_bytes as u64),
-        count(stack_bytes as u64)
-    );
+    match &pns {
+        None => println!(
+            "memory: table {} bytes + stack {} bytes (all the solver uses)",
+            count(table_bytes as u64),
+            count(stack_bytes as u64)
+        ),
+        Some(pns) => {
+            let a = pns.arena_stats();
+            println!(
+                "arena: {} nodes of {} bytes, peak {} (last search), {} compactions",
+                count(a.capacity as u64),
+                Pns::<G>::bytes_per_node(),
+                count(a.peak_nodes as u64),
+                a.compactions
+            );
+            println!(
+                "memory: table {} bytes + arena {} bytes + df-pn stack {} bytes for the line and check",
+                count(table_bytes as u64),
+                count(arena_bytes as u64),
+                count(stack_bytes as u64)
+            );
+        }
+    }
     Ok(code)
 }
 

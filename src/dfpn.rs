@@ -93,19 +93,19 @@ impl Default for DfpnConfig {
 pub const MAX_STACK_DEPTH: usize = u16::MAX as usize - 1;
 
 /// "Relies on no repetition."
-const NO_REP: u16 = u16::MAX;
+pub(crate) const NO_REP: u16 = u16::MAX;
 
 /// Slots of the counting filter over the hashes on the current path. Most positions miss the
 /// filter, so the linear scan of the path runs only for true repetitions and rare collisions.
-const PATH_FILTER_SLOTS: usize = 256;
+pub(crate) const PATH_FILTER_SLOTS: usize = 256;
 
 /// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
 /// searches can share one table (arbitrary odd constants).
-const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
+pub(crate) const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
 /// Salt for a position's contribution to a path key.
 const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
 /// Salt that keeps path keys apart from position keys.
-const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
+pub(crate) const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
 
 /// The splitmix64 finaliser: spreads a game's hash over all 64 bits before it is split into a
 /// bucket index and check bits.
@@ -983,7 +983,7 @@ fn raised_past(threshold: Numbers, numbers: Numbers) -> Numbers {
 
 /// The slot of a hash in the path filter.
 #[inline]
-fn filter_slot(hash: u64) -> usize {
+pub(crate) fn filter_slot(hash: u64) -> usize {
     ((hash ^ (hash >> 17) ^ (hash >> 41)) as usize) & (PATH_FILTER_SLOTS - 1)
 }
 

@@ -10,6 +10,8 @@
 //! - [`Dfpn`]: depth-first proof-number search with the 1+ε trick, running as a loop over
 //!   frames in a stack region ([`Dfpn::stack_bytes`]), so deep proofs never overflow the
 //!   machine stack.
+//! - [`Pns`]: best-first proof-number search (and PN²) over a node arena in one buffer
+//!   ([`Pns::required_bytes`]); solved subtrees are freed as the arena fills.
 //!
 //! A game plugs in through the [`Game`] trait (make/unmake on one position; its docs hold a
 //! complete example). A search proves or disproves that an attacker can force a win; draws
@@ -72,6 +74,7 @@ pub mod game;
 pub mod limits;
 pub mod memory;
 pub mod number;
+pub mod pns;
 pub mod proof;
 pub mod result;
 pub mod table;
@@ -82,6 +85,7 @@ pub use game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};
+pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};

@@ -32,8 +32,9 @@ pub struct Progress {
 pub struct Limits<'a> {
     /// Stop after evaluating this many positions ([`crate::Stats::nodes`]).
     pub max_nodes: u64,
-    /// Stop after this many MID calls ([`crate::Stats::mid_calls`]): the per-call work
-    /// budget that the parallel solver gives each job.
+    /// Stop after this many MID calls (df-pn) or node expansions (PNS)
+    /// ([`crate::Stats::mid_calls`]): the per-call work budget that the parallel solver gives
+    /// each job.
     pub max_work: u64,
     /// Stop soon after this flag becomes true.
     pub stop: Option<&'a AtomicBool>,
@@ -155,6 +156,9 @@ pub enum Reason {
     TooManyMoves,
     /// The game broke its contract (for example, a C callback reported an invalid value).
     GameError,
+    /// PNS: the node arena is full of unsolved nodes even after freeing every solved subtree:
+    /// give a larger arena.
+    MemoryLimit,
 }
 
 impl fmt::Display for Reason {
@@ -168,6 +172,7 @@ impl fmt::Display for Reason {
             Reason::DepthLimit => "line deeper than the stack allows",
             Reason::TooManyMoves => "more moves than the move buffer holds",
             Reason::GameError => "the game reported an invalid value",
+            Reason::MemoryLimit => "the node arena is full",
         })
     }
 }

@@ -30,7 +30,7 @@ impl fmt::Display for Status {
 /// Counters of one search call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// MID calls (interior node visits): the search's work.
+    /// The search's work: MID calls (interior node visits) in df-pn, node expansions in PNS.
     pub mid_calls: u64,
     /// Positions evaluated (children made, looked up and taken back).
     pub nodes: u64,

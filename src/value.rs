@@ -1,9 +1,9 @@
 //! The full game value (win, draw or loss) as two attacker searches sharing one table.
 
 use crate::dfpn::Dfpn;
-use crate::game::{Game, Value};
+use crate::game::{Game, Player, Value};
 use crate::limits::{Limits, Reason};
-use crate::result::{Stats, Status};
+use crate::result::{SearchResult, Stats, Status};
 use crate::table::TranspositionTable;
 
 /// The game-theoretic value of a position for its side to move.
@@ -28,45 +28,57 @@ impl<G: Game> Dfpn<'_, G> {
         table: &mut T,
         limits: &mut Limits<'_>,
     ) -> ValueResult<G::Move> {
-        let me = game.side_to_move();
-        let first = self.solve(game, me, table, limits);
-        let mut stats = first.stats;
-        match first.status {
-            Status::Proven => {
-                return ValueResult {
-                    value: Ok(Value::Win),
-                    best_move: first.best_move,
-                    stats,
-                };
-            }
-            Status::Unknown(reason) => {
-                return ValueResult {
-                    value: Err(reason),
-                    best_move: first.best_move,
-                    stats,
-                };
-            }
-            Status::Disproven => {}
+        solve_value_by(game, limits, |game, attacker, limits| {
+            self.solve(game, attacker, table, limits)
+        })
+    }
+}
+
+/// The value of `game`'s position by two attacker searches run by `solve`: "can the side to
+/// move win?", then, if not, "can the opponent win?". The second search gets what the first
+/// left of each budget in `limits`; `limits` is restored afterwards.
+pub(crate) fn solve_value_by<G: Game>(
+    game: &mut G,
+    limits: &mut Limits<'_>,
+    mut solve: impl FnMut(&mut G, Player, &mut Limits<'_>) -> SearchResult<G::Move>,
+) -> ValueResult<G::Move> {
+    let me = game.side_to_move();
+    let first = solve(game, me, limits);
+    let mut stats = first.stats;
+    match first.status {
+        Status::Proven => {
+            return ValueResult {
+                value: Ok(Value::Win),
+                best_move: first.best_move,
+                stats,
+            };
         }
-        // The second search gets only what the first left of each budget.
-        let (max_nodes, max_work, max_time_us) =
-            (limits.max_nodes, limits.max_work, limits.max_time_us);
-        limits.max_nodes = max_nodes.saturating_sub(first.stats.nodes);
-        limits.max_work = max_work.saturating_sub(first.stats.mid_calls);
-        limits.max_time_us = max_time_us.saturating_sub(first.stats.elapsed_us.unwrap_or(0));
-        let second = self.solve(game, me.opponent(), table, limits);
-        (limits.max_nodes, limits.max_work, limits.max_time_us) =
-            (max_nodes, max_work, max_time_us);
-        stats.accumulate(&second.stats);
-        let value = match second.status {
-            Status::Proven => Ok(Value::Loss),
-            Status::Disproven => Ok(Value::Draw),
-            Status::Unknown(reason) => Err(reason),
-        };
-        ValueResult {
-            value,
-            best_move: second.best_move,
-            stats,
+        Status::Unknown(reason) => {
+            return ValueResult {
+                value: Err(reason),
+                best_move: first.best_move,
+                stats,
+            };
         }
+        Status::Disproven => {}
+    }
+    // The second search gets only what the first left of each budget.
+    let (max_nodes, max_work, max_time_us) =
+        (limits.max_nodes, limits.max_work, limits.max_time_us);
+    limits.max_nodes = max_nodes.saturating_sub(first.stats.nodes);
+    limits.max_work = max_work.saturating_sub(first.stats.mid_calls);
+    limits.max_time_us = max_time_us.saturating_sub(first.stats.elapsed_us.unwrap_or(0));
+    let second = solve(game, me.opponent(), limits);
+    (limits.max_nodes, limits.max_work, limits.max_time_us) = (max_nodes, max_work, max_time_us);
+    stats.accumulate(&second.stats);
+    let value = match second.status {
+        Status::Proven => Ok(Value::Loss),
+        Status::Disproven => Ok(Value::Draw),
+        Status::Unknown(reason) => Err(reason),
+    };
+    ValueResult {
+        value,
+        best_move: second.best_move,
+        stats,
     }
 }

@@ -143,7 +143,11 @@ impl pn_status {
             Reason::TooManyMoves => pn_status::TooManyMoves,
             // The C game adapter records the precise failure; this is the fallback.
             Reason::GameError => pn_status::CallbackInvalid,
-            Reason::WorkLimit | Reason::Thresholds => pn_status::InternalError,
+            // No export runs PNS (the only engine with an arena) yet, and the work budget and
+            // thresholds are never set through this interface.
+            Reason::WorkLimit | Reason::Thresholds | Reason::MemoryLimit => {
+                pn_status::InternalError
+            }
         }
     }
 

@@ -140,6 +140,10 @@ impl TableStats {
 pub trait TranspositionTable {
     /// The entry stored for `key`, if the table still has it.
     fn probe(&mut self, key: u64) -> Option<Entry>;
+    /// A hint that `key` will be probed soon: start loading its bucket. The default does
+    /// nothing.
+    #[inline]
+    fn prefetch(&self, _key: u64) {}
     /// Remembers `entry` for `key`, possibly evicting another entry.
     fn store(&mut self, key: u64, entry: &Entry);
     /// Counters of this table's traffic.
@@ -426,6 +430,23 @@ impl TranspositionTable for Table<'_> {
 
     fn stats(&self) -> TableStats {
         self.stats
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = &self.buckets()[bucket_index(key, self.bucket_count)];
+            // SAFETY: `_mm_prefetch` only hints the cache; it never faults or writes, and the
+            // pointer is to an in-bounds bucket anyway. SSE is part of the x86_64 baseline.
+            unsafe {
+                core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                    (bucket as *const Bucket).cast::<i8>(),
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 }
 

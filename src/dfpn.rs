@@ -107,16 +107,9 @@ const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
 /// Salt that keeps path keys apart from position keys.
 pub(crate) const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
 
-/// The splitmix64 finaliser: spreads a game's hash over all 64 bits before it is split into a
-/// bucket index and check bits.
-#[inline]
-pub(crate) fn mix64(mut x: u64) -> u64 {
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
+/// The splitmix64 finaliser spreads a game's hash over all 64 bits before it is split into a
+/// bucket index and check bits (it lives with the table, whose entries use it too).
+pub(crate) use crate::table::entry::mix64;
 
 /// A position's contribution to the path key of the positions below it.
 #[inline]

@@ -6,7 +6,8 @@
 //! The core is `#![no_std]` and allocates nothing. Every component takes caller memory and has a
 //! size query:
 //! - [`Table`]: a fixed-size lossy transposition table over a byte buffer
-//!   ([`Table::required_bytes`]); it can be saved and loaded.
+//!   ([`Table::required_bytes`]); it can be saved and loaded. [`SharedTable`] is the same bytes
+//!   used from many threads at once (lockless, on targets with 64-bit atomics).
 //! - [`Dfpn`]: depth-first proof-number search with the 1+ε trick, running as a loop over
 //!   frames in a stack region ([`Dfpn::stack_bytes`]), so deep proofs never overflow the
 //!   machine stack.
@@ -89,6 +90,8 @@ pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};
+#[cfg(target_has_atomic = "64")]
+pub use table::{SharedHandle, SharedTable};
 pub use value::ValueResult;
 
 /// README.md's Rust example, compiled and run as a doctest.

@@ -15,13 +15,20 @@
 //! The header (magic, layout version, byte order, sizes, bucket count, generation) lets a caller
 //! save [`Table::as_bytes`] and load it later with [`Table::load`] or [`Table::attach`]; a header
 //! that does not match this build's layout is rejected with a [`TableError`].
+//!
+//! [`SharedTable`] (in [`shared`], on targets with 64-bit atomics) is the same bytes used from
+//! many threads at once; it converts to and from a [`Table`] without copying.
 
 pub mod entry;
+#[cfg(target_has_atomic = "64")]
+pub mod shared;
 
 use core::fmt;
 use core::mem::size_of;
 
 pub use entry::{Entry, RawEntry};
+#[cfg(target_has_atomic = "64")]
+pub use shared::{SharedHandle, SharedTable};
 
 /// Bytes in the header at the start of the table's aligned region.
 pub const HEADER_BYTES: usize = 64;
@@ -43,7 +50,10 @@ pub const MAX_BUCKETS: usize = if usize::BITS > 32 {
 /// First bytes of a table's header.
 pub const MAGIC: [u8; 8] = *b"PROOFNUM";
 /// Version of the header and entry layout; bumped whenever saved tables become unreadable.
-pub const LAYOUT_VERSION: u32 = 1;
+///
+/// Version 2 hashes the data word into the key word with a non-linear mixer (version 1's linear
+/// one let some torn pairs of words pass the check; see [`entry`]).
+pub const LAYOUT_VERSION: u32 = 2;
 /// Written in native byte order; reading it back differently means a foreign byte order.
 const BYTE_ORDER_MARK: u32 = 0x0102_0304;
 
@@ -135,8 +145,8 @@ impl TableStats {
     }
 }
 
-/// What a search needs from a transposition table. The single-thread [`Table`] implements it;
-/// a shared view over the same bytes can too.
+/// What a search needs from a transposition table. The single-thread [`Table`] implements it,
+/// and so does each thread's [`SharedHandle`] to a shared table over the same bytes.
 pub trait TranspositionTable {
     /// The entry stored for `key`, if the table still has it.
     fn probe(&mut self, key: u64) -> Option<Entry>;

@@ -443,9 +443,10 @@ impl<'m, G: Game> Dfpn<'m, G> {
         }
     }
 
-    /// The root's children after the last search, as (move, numbers in the child's own view).
-    /// Empty when the root was a leaf. The parallel solver turns these into tree nodes.
-    pub fn root_children(&self) -> impl Iterator<Item = (G::Move, Numbers)> + '_ {
+    /// The root's children after the last search, as (move, numbers in the child's own view,
+    /// whether the child's side to move differs from the root's). Empty when the root was a
+    /// leaf. The parallel solver turns these into tree nodes.
+    pub fn root_children(&self) -> impl Iterator<Item = (G::Move, Numbers, bool)> + '_ {
         let root = &self.frames[self.base.min(self.frames.len() - 1)];
         let first = root.first_child as usize;
         self.children[first..first + root.n_children as usize]
@@ -456,7 +457,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 } else {
                     c.numbers
                 };
-                (c.mv, own)
+                (c.mv, own, c.flip)
             })
     }
 

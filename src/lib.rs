@@ -57,7 +57,8 @@
 //! ```
 //!
 //! ## Features
-//! - `std` (off by default): standard-library conveniences; the parallel solver builds on it.
+//! - `std` (off by default): the parallel PN-DFPN solver ([`parallel`]): several threads
+//!   solve one position over a shared table.
 //!
 //! ## Limits
 //! Searches stop on node or work budgets, a stop flag another thread may set, or a time limit
@@ -75,6 +76,8 @@ pub mod game;
 pub mod limits;
 pub mod memory;
 pub mod number;
+#[cfg(feature = "std")]
+pub mod parallel;
 pub mod pns;
 pub mod proof;
 pub mod result;
@@ -86,6 +89,11 @@ pub use game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};
+#[cfg(feature = "std")]
+pub use parallel::{
+    ParallelConfig, ParallelLimits, ParallelProgress, ParallelResult, ParallelSolver,
+    ParallelStats, ParallelValueResult,
+};
 pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};

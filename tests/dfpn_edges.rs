@@ -380,7 +380,7 @@ fn finite_thresholds_end_a_job_with_its_numbers_and_children() {
     let children: Vec<_> = dfpn.root_children().collect();
     assert_eq!(children.len(), 9);
     // The root's δ is the sum of its children's φ (children seen from their own side).
-    let sum: u32 = children.iter().map(|(_, n)| n.delta).sum();
+    let sum: u32 = children.iter().map(|(_, n, _)| n.delta).sum();
     assert_eq!(r.numbers.delta, sum);
 }
 

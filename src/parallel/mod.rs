@@ -1,0 +1,684 @@
+//! Parallel PN-DFPN (`std` feature): one position solved by several threads sharing one
+//! transposition table.
+//!
+//! The two-level search of `../shared/reading/parallel-pn-dfpn.md` (after Pawlewicz's SPDFPN):
+//! a PN tree near the root with real and virtual numbers ([`tree`]), whose most-proving leaves
+//! are searched by budgeted df-pn jobs ([`Dfpn::search`] with a work limit) over a
+//! [`SharedTable`]. A job's leaf counts as solved the way it leans while the job runs, so the
+//! next job goes where the search would go next if the running ones succeed; a leaf whose jobs
+//! have spent more than [`ParallelConfig::split_work`] MID calls is expanded into tree children
+//! from the numbers its last job's root frame left.
+//!
+//! # No coordinator thread
+//! The public single-game solver this design comes from runs the tree on a coordinator thread
+//! that hands jobs to workers over queues, and that thread is its bottleneck (its workers idle
+//! 35–45% of the time with two of them). Here every worker is its own coordinator: it locks
+//! the tree only to hand in its last job and take the next one (microseconds against jobs of
+//! milliseconds), so there is no thread to wait for and the tree costs no core of its own.
+//! Workers that find every open leaf busy wait on a condition variable until a job comes back.
+//! [`ParallelStats`] reports the share of time workers waited and the share the tree lock was
+//! held.
+//!
+//! # Correctness
+//! Every tree node is one line from the root; its jobs search it with that line as history, so
+//! repetitions are scored exactly as the serial search scores them, and a result that holds only
+//! on that line is only used there. The root is reported solved only when its real numbers
+//! (combined from job results, never from virtual ones) are solved.
+
+mod tree;
+
+use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+use std::vec::Vec;
+
+use crossbeam_utils::CachePadded;
+
+use crate::dfpn::{Dfpn, DfpnConfig, Job, MAX_STACK_DEPTH};
+use crate::game::{Game, Player, Value};
+use crate::limits::{Limits, Reason};
+use crate::memory::MemoryError;
+use crate::number::{INFINITE, Numbers};
+use crate::result::{SearchResult, Status};
+use crate::table::{SharedTable, TableStats};
+
+use tree::{NodeId, Tree};
+
+/// Settings of the parallel solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParallelConfig {
+    /// Worker threads; 0 means one per available core.
+    pub threads: usize,
+    /// MID calls a job may spend before it reports back.
+    pub job_work: u64,
+    /// MID calls on one leaf after which it is expanded into the tree (the root always is
+    /// after its first job).
+    pub split_work: u64,
+    /// The df-pn settings of the jobs.
+    pub dfpn: DfpnConfig,
+    /// Deepest line (root history, tree path and job together) a worker's stack holds.
+    pub max_depth: usize,
+    /// Most moves a position may have.
+    pub max_moves: usize,
+}
+
+impl Default for ParallelConfig {
+    fn default() -> Self {
+        ParallelConfig {
+            threads: 0,
+            job_work: 20_000,
+            split_work: 40_000,
+            dfpn: DfpnConfig::default(),
+            max_depth: 256,
+            max_moves: 128,
+        }
+    }
+}
+
+/// A snapshot of a running parallel search, handed to [`ParallelLimits::progress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParallelProgress {
+    /// MID calls of the finished jobs.
+    pub mid_calls: u64,
+    /// Positions evaluated by the finished jobs.
+    pub nodes: u64,
+    /// Jobs finished.
+    pub jobs: u64,
+    /// Nodes in the root tree.
+    pub tree_nodes: usize,
+    /// The root's real (φ, δ) for its side to move.
+    pub root: Numbers,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+/// The limits of one parallel search. Node and work budgets are checked when a job starts and
+/// given to it as what was left, so with N threads a search may overrun them by up to N jobs.
+pub struct ParallelLimits<'a> {
+    /// Stop after evaluating about this many positions.
+    pub max_nodes: u64,
+    /// Stop after about this many MID calls.
+    pub max_work: u64,
+    /// Stop soon after this flag becomes true (jobs poll it every 1024 MID calls).
+    pub stop: Option<&'a AtomicBool>,
+    /// Stop after this much time.
+    pub max_time: Option<Duration>,
+    /// Called at most every 100 ms, by whichever worker just finished a job.
+    pub progress: Option<&'a mut (dyn FnMut(&ParallelProgress) + Send)>,
+}
+
+impl Default for ParallelLimits<'_> {
+    fn default() -> Self {
+        ParallelLimits::none()
+    }
+}
+
+impl<'a> ParallelLimits<'a> {
+    /// No limit at all.
+    pub fn none() -> ParallelLimits<'a> {
+        ParallelLimits {
+            max_nodes: u64::MAX,
+            max_work: u64::MAX,
+            stop: None,
+            max_time: None,
+            progress: None,
+        }
+    }
+}
+
+/// Counters of a parallel search.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ParallelStats {
+    /// MID calls of all jobs.
+    pub mid_calls: u64,
+    /// Positions evaluated by all jobs.
+    pub nodes: u64,
+    /// Repetitions met by all jobs.
+    pub repetitions: u64,
+    /// Deepest line of any job, tree path included.
+    pub max_depth: u32,
+    /// Jobs run.
+    pub jobs: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// The most root-tree nodes alive at once.
+    pub tree_nodes_peak: usize,
+    /// Table traffic of all jobs.
+    pub table: TableStats,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Share of the workers' time spent waiting for a job (for the tree lock, or for a job to
+    /// come back when every open leaf was busy): 0 to 1.
+    pub worker_idle_share: f64,
+    /// Share of the wall time the tree was locked by some worker taking or handing in a job
+    /// (the coordinator's work): 0 to 1.
+    pub coordinator_busy_share: f64,
+}
+
+/// What a parallel search found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParallelResult<M> {
+    /// Proven, disproven, or why not known.
+    pub status: Status,
+    /// The root's deciding move: a winning move of a won root, the stiffest defence of a lost
+    /// one (by work spent), or, while unsolved, none.
+    pub best_move: Option<M>,
+    /// The root's real (φ, δ) for its side to move.
+    pub numbers: Numbers,
+    /// Counters.
+    pub stats: ParallelStats,
+}
+
+/// The value of a position found by [`ParallelSolver::solve_value`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParallelValueResult<M> {
+    /// The value for the side to move, or why it is not known.
+    pub value: Result<Value, Reason>,
+    /// A move that achieves the value (see [`ParallelResult::best_move`]).
+    pub best_move: Option<M>,
+    /// Counters of both searches (times and shares of the second are weighted by time).
+    pub stats: ParallelStats,
+}
+
+/// The parallel PN-DFPN solver: a validated [`ParallelConfig`].
+#[derive(Clone, Copy, Debug)]
+pub struct ParallelSolver {
+    config: ParallelConfig,
+    threads: usize,
+}
+
+/// What the workers share behind the tree lock.
+struct State<'p, M> {
+    tree: Tree<M>,
+    mid_calls: u64,
+    nodes: u64,
+    repetitions: u64,
+    max_depth: u32,
+    jobs: u64,
+    table: TableStats,
+    /// Why the search stops early, once decided.
+    halt_reason: Option<Reason>,
+    progress: Option<&'p mut (dyn FnMut(&ParallelProgress) + Send)>,
+    last_progress: Instant,
+}
+
+/// Per-worker time counters, on their own cache lines.
+#[derive(Default)]
+struct WorkerClock {
+    idle_ns: AtomicU64,
+    locked_ns: AtomicU64,
+}
+
+/// Everything a worker needs, shared by reference.
+struct Shared<'s, 'p, G: Game> {
+    state: Mutex<State<'p, G::Move>>,
+    wake: Condvar,
+    /// Set when the root is solved or a limit is hit: running jobs stop.
+    halt: AtomicBool,
+    attacker: Player,
+    history: &'s [u64],
+    table: &'s SharedTable<'s>,
+    user_stop: Option<&'s AtomicBool>,
+    max_nodes: u64,
+    max_work: u64,
+    max_time: Option<Duration>,
+    start: Instant,
+    config: ParallelConfig,
+    clocks: Vec<CachePadded<WorkerClock>>,
+}
+
+impl ParallelSolver {
+    /// A solver with `config`; an error when a worker's df-pn stack cannot be built for its
+    /// depth and move count.
+    pub fn new(config: ParallelConfig) -> Result<ParallelSolver, MemoryError> {
+        if config.max_depth > MAX_STACK_DEPTH
+            || config.max_moves == 0
+            || (config.max_depth + 1)
+                .checked_mul(config.max_moves)
+                .is_none_or(|s| s > u32::MAX as usize)
+        {
+            return Err(MemoryError::Unsupported);
+        }
+        let threads = if config.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            config.threads
+        };
+        Ok(ParallelSolver {
+            config: ParallelConfig {
+                job_work: config.job_work.max(1),
+                ..config
+            },
+            threads,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> ParallelConfig {
+        self.config
+    }
+
+    /// The number of worker threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Does `attacker` have a forced win from `game`'s position? Each worker searches its own
+    /// clone of `game`.
+    pub fn solve<G>(
+        &self,
+        game: &G,
+        attacker: Player,
+        table: &SharedTable<'_>,
+        limits: &mut ParallelLimits<'_>,
+    ) -> ParallelResult<G::Move>
+    where
+        G: Game + Clone + Send,
+        G::Move: Send,
+    {
+        self.solve_after(game, attacker, &[], table, limits)
+    }
+
+    /// As [`solve`](ParallelSolver::solve), after the positions whose hashes `history` holds
+    /// (oldest first): repetitions of them count, as in [`Job::history`].
+    pub fn solve_after<G>(
+        &self,
+        game: &G,
+        attacker: Player,
+        history: &[u64],
+        table: &SharedTable<'_>,
+        limits: &mut ParallelLimits<'_>,
+    ) -> ParallelResult<G::Move>
+    where
+        G: Game + Clone + Send,
+        G::Move: Send,
+    {
+        let start = Instant::now();
+        let shared = Shared::<G> {
+            state: Mutex::new(State {
+                tree: Tree::new(self.config.split_work),
+                mid_calls: 0,
+                nodes: 0,
+                repetitions: 0,
+                max_depth: 0,
+                jobs: 0,
+                table: TableStats::default(),
+                halt_reason: None,
+                progress: limits.progress.take(),
+                last_progress: start,
+            }),
+            wake: Condvar::new(),
+            halt: AtomicBool::new(false),
+            attacker,
+            history,
+            table,
+            user_stop: limits.stop,
+            max_nodes: limits.max_nodes,
+            max_work: limits.max_work,
+            max_time: limits.max_time,
+            start,
+            config: self.config,
+            clocks: (0..self.threads).map(|_| CachePadded::default()).collect(),
+        };
+        let games: Vec<G> = (0..self.threads).map(|_| game.clone()).collect();
+        crossbeam_utils::thread::scope(|s| {
+            for (i, g) in games.into_iter().enumerate() {
+                let shared = &shared;
+                s.spawn(move |_| shared.work(i, g));
+            }
+        })
+        .expect("a worker thread panicked");
+
+        let elapsed = start.elapsed();
+        let state = shared.state.into_inner().expect("no worker panicked");
+        limits.progress = state.progress;
+        let root = state.tree.root();
+        let mover = game.side_to_move();
+        let status = if root.real.is_solved() {
+            if root.real.is_win() == (mover == attacker) {
+                Status::Proven
+            } else {
+                Status::Disproven
+            }
+        } else {
+            Status::Unknown(state.halt_reason.unwrap_or(Reason::Stopped))
+        };
+        let best_move = if root.real.is_solved() {
+            state.tree.root_best()
+        } else {
+            None
+        };
+        let wall_ns = (elapsed.as_nanos() as f64).max(1.0);
+        let idle: u64 = shared
+            .clocks
+            .iter()
+            .map(|c| c.idle_ns.load(Ordering::Relaxed))
+            .sum();
+        let locked: u64 = shared
+            .clocks
+            .iter()
+            .map(|c| c.locked_ns.load(Ordering::Relaxed))
+            .sum();
+        ParallelResult {
+            status,
+            best_move,
+            numbers: root.real,
+            stats: ParallelStats {
+                mid_calls: state.mid_calls,
+                nodes: state.nodes,
+                repetitions: state.repetitions,
+                max_depth: state.max_depth,
+                jobs: state.jobs,
+                threads: self.threads,
+                tree_nodes_peak: state.tree.peak,
+                table: state.table,
+                elapsed,
+                worker_idle_share: (idle as f64 / (wall_ns * self.threads as f64)).min(1.0),
+                coordinator_busy_share: (locked as f64 / wall_ns).min(1.0),
+            },
+        }
+    }
+
+    /// The position's value for its side to move: "can the side to move win?", then, if not,
+    /// "can the opponent win?", sharing the table. The second search gets what the first left
+    /// of the node, work and time budgets.
+    pub fn solve_value<G>(
+        &self,
+        game: &G,
+        table: &SharedTable<'_>,
+        limits: &mut ParallelLimits<'_>,
+    ) -> ParallelValueResult<G::Move>
+    where
+        G: Game + Clone + Send,
+        G::Move: Send,
+    {
+        let me = game.side_to_move();
+        let first = self.solve(game, me, table, limits);
+        match first.status {
+            Status::Proven => {
+                return ParallelValueResult {
+                    value: Ok(Value::Win),
+                    best_move: first.best_move,
+                    stats: first.stats,
+                };
+            }
+            Status::Unknown(reason) => {
+                return ParallelValueResult {
+                    value: Err(reason),
+                    best_move: None,
+                    stats: first.stats,
+                };
+            }
+            Status::Disproven => {}
+        }
+        let saved = (limits.max_nodes, limits.max_work, limits.max_time);
+        limits.max_nodes = saved.0.saturating_sub(first.stats.nodes);
+        limits.max_work = saved.1.saturating_sub(first.stats.mid_calls);
+        limits.max_time = saved.2.map(|t| t.saturating_sub(first.stats.elapsed));
+        let second = self.solve(game, me.opponent(), table, limits);
+        (limits.max_nodes, limits.max_work, limits.max_time) = saved;
+        let value = match second.status {
+            Status::Proven => Ok(Value::Loss),
+            Status::Disproven => Ok(Value::Draw),
+            Status::Unknown(reason) => Err(reason),
+        };
+        ParallelValueResult {
+            value,
+            best_move: second.best_move,
+            stats: combine_stats(&first.stats, &second.stats),
+        }
+    }
+}
+
+/// The counters of two searches run one after the other.
+fn combine_stats(a: &ParallelStats, b: &ParallelStats) -> ParallelStats {
+    let ta = a.elapsed.as_secs_f64();
+    let tb = b.elapsed.as_secs_f64();
+    let weighted = |x: f64, y: f64| {
+        if ta + tb > 0.0 {
+            (x * ta + y * tb) / (ta + tb)
+        } else {
+            0.0
+        }
+    };
+    ParallelStats {
+        mid_calls: a.mid_calls + b.mid_calls,
+        nodes: a.nodes + b.nodes,
+        repetitions: a.repetitions + b.repetitions,
+        max_depth: a.max_depth.max(b.max_depth),
+        jobs: a.jobs + b.jobs,
+        threads: a.threads,
+        tree_nodes_peak: a.tree_nodes_peak.max(b.tree_nodes_peak),
+        table: TableStats {
+            probes: a.table.probes + b.table.probes,
+            hits: a.table.hits + b.table.hits,
+            stores: a.table.stores + b.table.stores,
+            drops: a.table.drops + b.table.drops,
+        },
+        elapsed: a.elapsed + b.elapsed,
+        worker_idle_share: weighted(a.worker_idle_share, b.worker_idle_share),
+        coordinator_busy_share: weighted(a.coordinator_busy_share, b.coordinator_busy_share),
+    }
+}
+
+/// A job handed to a worker.
+struct Assignment {
+    node: NodeId,
+    max_work: u64,
+    max_nodes: u64,
+    max_time_us: u64,
+}
+
+impl<G> Shared<'_, '_, G>
+where
+    G: Game + Clone + Send,
+    G::Move: Send,
+{
+    /// One worker: take a job, run it, hand it in, until the root is solved or the search
+    /// stops.
+    fn work(&self, index: usize, mut game: G) {
+        let config = self.config;
+        let mut stack = std::vec![0u8; Dfpn::<G>::stack_bytes(config.max_depth, config.max_moves)];
+        let mut dfpn = Dfpn::<G>::new(&mut stack, config.max_depth, config.max_moves, config.dfpn)
+            .expect("the solver's constructor checked the stack shape");
+        let mut handle = self.table.handle();
+        let mut path: Vec<G::Move> = Vec::new();
+        let mut history: Vec<u64> = self.history.to_vec();
+        let mut children = Vec::new();
+        let clock = &self.clocks[index];
+        let mut finished: Option<(NodeId, SearchResult<G::Move>)> = None;
+        loop {
+            // Hand in the last job and take the next one under one lock.
+            let wait_start = Instant::now();
+            let mut state = self.state.lock().expect("no worker panicked");
+            let mut locked_at = Instant::now();
+            let mut idle = locked_at - wait_start;
+            if let Some((node, result)) = finished.take() {
+                self.hand_in(&mut state, node, &result, &children);
+                self.wake.notify_all();
+            }
+            let assignment = loop {
+                if let Some(a) = self.next_job(&mut state, &mut path) {
+                    break Some(a);
+                }
+                if state.halt_reason.is_some() || state.tree.root().real.is_solved() {
+                    break None;
+                }
+                // Every open leaf is busy: wait for a job to come back.
+                let waiting = Instant::now();
+                clock
+                    .locked_ns
+                    .fetch_add((waiting - locked_at).as_nanos() as u64, Ordering::Relaxed);
+                state = self.wake.wait(state).expect("no worker panicked");
+                locked_at = Instant::now();
+                idle += locked_at - waiting;
+            };
+            drop(state);
+            clock
+                .locked_ns
+                .fetch_add(locked_at.elapsed().as_nanos() as u64, Ordering::Relaxed);
+            clock
+                .idle_ns
+                .fetch_add(idle.as_nanos() as u64, Ordering::Relaxed);
+            let Some(a) = assignment else {
+                return;
+            };
+
+            // Walk to the leaf, recording the line as history, search, and walk back.
+            history.truncate(self.history.len());
+            for &mv in &path {
+                history.push(game.hash());
+                game.play(mv);
+            }
+            let user_stop = self.user_stop;
+            let halt = &self.halt;
+            let start = self.start;
+            let mut now_us = move || {
+                if user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                start.elapsed().as_micros() as u64
+            };
+            let mut limits = Limits {
+                max_nodes: a.max_nodes,
+                max_work: a.max_work,
+                stop: Some(&self.halt),
+                clock: Some(&mut now_us),
+                max_time_us: a.max_time_us,
+                progress: None,
+            };
+            let job = Job {
+                attacker: self.attacker,
+                threshold: Numbers::new(INFINITE, INFINITE),
+                history: &history,
+            };
+            let mut result = dfpn.search(&mut game, &job, &mut handle, &mut limits);
+            result.stats.max_depth += path.len() as u32;
+            children.clear();
+            children.extend(dfpn.root_children());
+            for &mv in path.iter().rev() {
+                game.undo(mv);
+            }
+            finished = Some((a.node, result));
+        }
+    }
+
+    /// The next job, or `None` when the search is over or every open leaf is busy. Checks the
+    /// limits and records why the search halts.
+    fn next_job(
+        &self,
+        state: &mut State<'_, G::Move>,
+        path: &mut Vec<G::Move>,
+    ) -> Option<Assignment> {
+        if state.halt_reason.is_some() || state.tree.root().real.is_solved() {
+            return None;
+        }
+        let elapsed = self.start.elapsed();
+        let reason = if self.user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            Some(Reason::Stopped)
+        } else if state.nodes >= self.max_nodes {
+            Some(Reason::NodeLimit)
+        } else if state.mid_calls >= self.max_work {
+            Some(Reason::WorkLimit)
+        } else if self.max_time.is_some_and(|t| elapsed >= t) {
+            Some(Reason::TimeLimit)
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            self.halt_with(state, reason);
+            return None;
+        }
+        let node = state.tree.select(path)?;
+        // A job measures time from its own start.
+        let max_time_us = match self.max_time {
+            Some(t) => t.saturating_sub(elapsed).as_micros() as u64,
+            None => u64::MAX,
+        };
+        Some(Assignment {
+            node,
+            max_work: self.config.job_work.min(self.max_work - state.mid_calls),
+            max_nodes: self.max_nodes - state.nodes,
+            max_time_us,
+        })
+    }
+
+    /// Stops the search for `reason` (the first reason wins) and wakes every worker.
+    fn halt_with(&self, state: &mut State<'_, G::Move>, reason: Reason) {
+        state.halt_reason.get_or_insert(reason);
+        self.halt.store(true, Ordering::Relaxed);
+        self.wake.notify_all();
+    }
+
+    /// Takes a finished job's result into the tree.
+    fn hand_in(
+        &self,
+        state: &mut State<'_, G::Move>,
+        node: NodeId,
+        result: &SearchResult<G::Move>,
+        children: &[(G::Move, Numbers, bool)],
+    ) {
+        state.jobs += 1;
+        state.mid_calls += result.stats.mid_calls;
+        state.nodes += result.stats.nodes;
+        state.repetitions += result.stats.repetitions;
+        state.max_depth = state.max_depth.max(result.stats.max_depth);
+        let t = &mut state.table;
+        t.probes += result.stats.table.probes;
+        t.hits += result.stats.table.hits;
+        t.stores += result.stats.table.stores;
+        t.drops += result.stats.table.drops;
+        match result.status {
+            Status::Proven
+            | Status::Disproven
+            | Status::Unknown(
+                Reason::WorkLimit
+                | Reason::Thresholds
+                | Reason::Stopped
+                | Reason::NodeLimit
+                | Reason::TimeLimit,
+            ) => {
+                // The root frame's numbers are sound whenever the MID loop ran: a job stopped
+                // early still reports numbers computed from its children.
+                state.tree.complete(
+                    node,
+                    result.numbers,
+                    result.stats.mid_calls,
+                    result.best_move,
+                    children,
+                );
+            }
+            Status::Unknown(_) => state.tree.abandon(node),
+        }
+        match result.status {
+            Status::Unknown(Reason::Stopped) => {
+                if self.user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    self.halt_with(state, Reason::Stopped);
+                }
+            }
+            // A spent job budget is the normal end of a job; the total budget is checked
+            // when the next job is taken.
+            Status::Unknown(Reason::WorkLimit | Reason::Thresholds) => {}
+            Status::Unknown(reason) => self.halt_with(state, reason),
+            Status::Proven | Status::Disproven => {}
+        }
+        if state.tree.root().real.is_solved() {
+            self.halt.store(true, Ordering::Relaxed);
+            self.wake.notify_all();
+        }
+        if state.progress.is_some() && state.last_progress.elapsed() >= Duration::from_millis(100) {
+            state.last_progress = Instant::now();
+            let p = ParallelProgress {
+                mid_calls: state.mid_calls,
+                nodes: state.nodes,
+                jobs: state.jobs,
+                tree_nodes: state.tree.live,
+                root: state.tree.root().real,
+                elapsed: self.start.elapsed(),
+            };
+            if let Some(progress) = state.progress.as_mut() {
+                progress(&p);
+            }
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! The root PN tree of the parallel solver: real and virtual numbers, job selection and
+//! result integration.
+//!
+//! Every node is one line of play from the root (the tree does not merge transpositions), so
+//! a node's numbers may depend on its path (repetitions) without harm. Numbers are in the
+//! node's own side-to-move view, as everywhere in the crate; a node's `flip` says whether its
+//! side to move differs from its parent's.
+//!
+//! *Real* numbers are what the searches found. *Virtual* numbers are the real ones with every
+//! node that has a job running on it counted as solved the way it leans (a win for its side to
+//! move if φ < δ, a loss otherwise, after Pawlewicz's SPDFPN): the most-proving leaf by virtual
+//! numbers is the next job, so concurrent jobs go where the search would go next if the
+//! running ones succeed.
+
+use std::vec::Vec;
+
+use crate::number::{self, INFINITE, Numbers};
+
+/// Index of a node in [`Tree::nodes`].
+pub(crate) type NodeId = u32;
+
+const NONE: NodeId = NodeId::MAX;
+
+/// One node of the root tree.
+#[derive(Clone, Debug)]
+pub(crate) struct Node<M> {
+    /// The move from the parent (unused at the root).
+    pub(crate) mv: M,
+    pub(crate) parent: NodeId,
+    /// Empty for a leaf.
+    pub(crate) children: Vec<NodeId>,
+    /// What the searches found, in the node's own view.
+    pub(crate) real: Numbers,
+    /// The real numbers with running jobs counted as solved the way they lean.
+    pub(crate) virt: Numbers,
+    /// The side to move differs from the parent's.
+    pub(crate) flip: bool,
+    /// MID calls spent by jobs on this node (not its tree children).
+    pub(crate) work: u64,
+    /// A job is running on this node.
+    pub(crate) busy: bool,
+    /// Jobs running on this node or below it.
+    pub(crate) busy_below: u32,
+    /// The best move a job reported for this node while it was a leaf.
+    pub(crate) job_best: Option<M>,
+}
+
+/// The root tree over a free-list arena of nodes.
+pub(crate) struct Tree<M> {
+    pub(crate) nodes: Vec<Node<M>>,
+    free: Vec<NodeId>,
+    /// Nodes in use.
+    pub(crate) live: usize,
+    /// The most nodes in use at once.
+    pub(crate) peak: usize,
+    /// Work above which a node's job result is expanded into tree children.
+    split_work: u64,
+}
+
+/// A node's numbers in its parent's view.
+#[inline]
+fn in_parent_view(n: Numbers, flip: bool) -> Numbers {
+    if flip { n.swapped() } else { n }
+}
+
+/// A node's numbers from its children's (given in the parent's view): φ = min, δ = Σ.
+fn combine(children: impl Iterator<Item = Numbers>) -> Numbers {
+    let mut phi = INFINITE;
+    let mut delta = 0u32;
+    for c in children {
+        phi = phi.min(c.phi);
+        delta = number::add(delta, c.delta);
+    }
+    Numbers::new(phi, delta)
+}
+
+/// Solved the way the numbers lean: the side to move wins if φ < δ.
+#[inline]
+fn leaning(n: Numbers) -> Numbers {
+    if n.phi < n.delta {
+        Numbers::WIN
+    } else {
+        Numbers::LOSS
+    }
+}
+
+impl<M: Copy + Default> Tree<M> {
+    /// A tree of one root leaf with unit numbers.
+    pub(crate) fn new(split_work: u64) -> Tree<M> {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            free: Vec::new(),
+            live: 0,
+            peak: 0,
+            split_work,
+        };
+        tree.alloc(M::default(), NONE, Numbers::UNIT, false);
+        tree
+    }
+
+    /// The root's id.
+    pub(crate) const ROOT: NodeId = 0;
+
+    fn alloc(&mut self, mv: M, parent: NodeId, numbers: Numbers, flip: bool) -> NodeId {
+        let node = Node {
+            mv,
+            parent,
+            children: Vec::new(),
+            real: numbers,
+            virt: numbers,
+            flip,
+            work: 0,
+            busy: false,
+            busy_below: 0,
+            job_best: None,
+        };
+        self.live += 1;
+        self.peak = self.peak.max(self.live);
+        match self.free.pop() {
+            Some(id) => {
+                self.nodes[id as usize] = node;
+                id
+            }
+            None => {
+                self.nodes.push(node);
+                (self.nodes.len() - 1) as NodeId
+            }
+        }
+    }
+
+    /// The root's real numbers.
+    pub(crate) fn root(&self) -> &Node<M> {
+        &self.nodes[Self::ROOT as usize]
+    }
+
+    /// Picks the most-proving leaf by virtual numbers, marks it busy and returns it with the
+    /// moves from the root to it; `None` when every open leaf already has a job.
+    pub(crate) fn select(&mut self, path: &mut Vec<M>) -> Option<NodeId> {
+        path.clear();
+        let mut id = Self::ROOT;
+        loop {
+            let node = &self.nodes[id as usize];
+            if node.virt.is_solved() {
+                return None;
+            }
+            if node.children.is_empty() {
+                break;
+            }
+            // The child with the smallest φ in this node's view; its virtual numbers are
+            // unsolved because this node's are.
+            let best = node
+                .children
+                .iter()
+                .copied()
+                .min_by_key(|&c| {
+                    let c = &self.nodes[c as usize];
+                    in_parent_view(c.virt, c.flip).phi
+                })
+                .expect("an internal node has children");
+            path.push(self.nodes[best as usize].mv);
+            id = best;
+        }
+        let node = &mut self.nodes[id as usize];
+        debug_assert!(!node.busy && !node.real.is_solved());
+        node.busy = true;
+        node.virt = leaning(node.real);
+        self.for_each_ancestor(id, |n| n.busy_below += 1);
+        self.propagate(id);
+        Some(id)
+    }
+
+    /// Takes a job's result for node `id`: its numbers, MID calls, best move and the numbers of
+    /// its children (move, own view, flip) as the job's root frame left them. Frees the
+    /// subtree of the highest solved ancestor with no job below it.
+    pub(crate) fn complete(
+        &mut self,
+        id: NodeId,
+        numbers: Numbers,
+        work: u64,
+        best: Option<M>,
+        children: &[(M, Numbers, bool)],
+    ) {
+        let node = &mut self.nodes[id as usize];
+        debug_assert!(node.busy && node.children.is_empty());
+        node.busy = false;
+        node.work += work;
+        node.real = numbers;
+        node.virt = numbers;
+        node.job_best = best;
+        let expand = !numbers.is_solved()
+            && !children.is_empty()
+            && (id == Self::ROOT || node.work >= self.split_work);
+        self.for_each_ancestor(id, |n| n.busy_below -= 1);
+        if expand {
+            let kids: Vec<NodeId> = children
+                .iter()
+                .map(|&(mv, n, flip)| self.alloc(mv, id, n, flip))
+                .collect();
+            let node = &mut self.nodes[id as usize];
+            node.children = kids;
+            let n = self.combined(id, |n| n.real);
+            let node = &mut self.nodes[id as usize];
+            node.real = n;
+            node.virt = n;
+        }
+        self.propagate(id);
+        self.free_solved_above(id);
+    }
+
+    /// Gives up a job on node `id` that ended in an error: the node keeps its numbers.
+    pub(crate) fn abandon(&mut self, id: NodeId) {
+        let node = &mut self.nodes[id as usize];
+        node.busy = false;
+        node.virt = node.real;
+        self.for_each_ancestor(id, |n| n.busy_below -= 1);
+        self.propagate(id);
+    }
+
+    /// The numbers of internal node `id` from its children's real or virtual numbers.
+    fn combined(&self, id: NodeId, pick: impl Fn(&Node<M>) -> Numbers) -> Numbers {
+        combine(self.nodes[id as usize].children.iter().map(|&c| {
+            let c = &self.nodes[c as usize];
+            in_parent_view(pick(c), c.flip)
+        }))
+    }
+
+    /// Recomputes the real and virtual numbers of `id`'s ancestors, stopping where nothing
+    /// changes.
+    fn propagate(&mut self, mut id: NodeId) {
+        loop {
+            let parent = self.nodes[id as usize].parent;
+            if parent == NONE {
+                return;
+            }
+            let real = self.combined(parent, |n| n.real);
+            let virt = self.combined(parent, |n| n.virt);
+            let p = &mut self.nodes[parent as usize];
+            if p.real == real && p.virt == virt {
+                return;
+            }
+            p.real = real;
+            p.virt = virt;
+            id = parent;
+        }
+    }
+
+    /// Applies `f` to `id` and every ancestor of it.
+    fn for_each_ancestor(&mut self, mut id: NodeId, mut f: impl FnMut(&mut Node<M>)) {
+        while id != NONE {
+            let n = &mut self.nodes[id as usize];
+            f(n);
+            id = n.parent;
+        }
+    }
+
+    /// Frees the subtree of the highest solved ancestor of `id` (itself included) that has no
+    /// job running below it: it keeps its value as a leaf.
+    fn free_solved_above(&mut self, id: NodeId) {
+        let mut top = NONE;
+        let mut cur = id;
+        while cur != NONE {
+            let n = &self.nodes[cur as usize];
+            if n.real.is_solved() && n.busy_below == 0 {
+                top = cur;
+            }
+            cur = n.parent;
+        }
+        // The root keeps its children: the best move is read from them.
+        if top == NONE || top == Self::ROOT {
+            return;
+        }
+        let mut stack = core::mem::take(&mut self.nodes[top as usize].children);
+        while let Some(c) = stack.pop() {
+            stack.append(&mut self.nodes[c as usize].children);
+            self.free.push(c);
+            self.live -= 1;
+        }
+    }
+
+    /// The move that decides a solved root: a winning child for a won root, the lost root's
+    /// child with the most work below it otherwise (the stiffest defence).
+    pub(crate) fn root_best(&self) -> Option<M> {
+        let root = self.root();
+        if root.children.is_empty() {
+            return root.job_best;
+        }
+        let kids = root.children.iter().map(|&c| &self.nodes[c as usize]);
+        if root.real.is_win() {
+            kids.filter(|c| in_parent_view(c.real, c.flip).phi == 0)
+                .min_by_key(|c| c.work)
+                .map(|c| c.mv)
+        } else {
+            kids.max_by_key(|c| self.subtree_work(c)).map(|c| c.mv)
+        }
+    }
+
+    fn subtree_work(&self, n: &Node<M>) -> u64 {
+        n.work
+            + n.children
+                .iter()
+                .map(|&c| self.subtree_work(&self.nodes[c as usize]))
+                .sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Children of a node with numbers in their own views, all with flipped sides to move.
+    fn kids(numbers: &[(u32, u32)]) -> Vec<(u8, Numbers, bool)> {
+        numbers
+            .iter()
+            .enumerate()
+            .map(|(i, &(p, d))| (i as u8, Numbers::new(p, d), true))
+            .collect()
+    }
+
+    #[test]
+    fn the_root_expands_after_its_first_job_and_jobs_spread_by_virtual_numbers() {
+        let mut tree = Tree::<u8>::new(1000);
+        let mut path = Vec::new();
+        assert_eq!(tree.select(&mut path), Some(Tree::<u8>::ROOT));
+        assert!(path.is_empty());
+        // Every open leaf is busy: nothing more to hand out.
+        assert_eq!(tree.select(&mut path), None);
+        // Three children; in the root's view their φ are 3, 1 and 2 (their own δ).
+        tree.complete(
+            0,
+            Numbers::new(1, 6),
+            10,
+            None,
+            &kids(&[(2, 3), (4, 1), (1, 2)]),
+        );
+        assert_eq!(tree.root().real, Numbers::new(1, 7));
+        let first = tree.select(&mut path).unwrap();
+        assert_eq!(path, [1]);
+        // The busy child leans towards a win for its side to move (φ=4 ≥ δ=1: a loss for it,
+        // so a win for the root), so the root is virtually won and nothing more is handed out.
+        assert!(tree.root().virt.is_win());
+        assert_eq!(tree.select(&mut path), None);
+        // The job comes back unsolved and worse for the root: the next job goes to child 2.
+        tree.complete(first, Numbers::new(1, 5), 10, None, &kids(&[(5, 1)]));
+        assert_eq!(
+            tree.nodes[first as usize].children.len(),
+            0,
+            "below split work"
+        );
+        let second = tree.select(&mut path).unwrap();
+        assert_eq!(path, [2]);
+        assert_ne!(second, first);
+    }
+
+    #[test]
+    fn a_solved_child_solves_the_root_and_subtrees_are_freed_when_idle() {
+        let mut tree = Tree::<u8>::new(0);
+        let mut path = Vec::new();
+        let root = tree.select(&mut path).unwrap();
+        // Both children lean towards a win for their side to move, so a job on one does not
+        // decide the root and the other gets a job too.
+        tree.complete(root, Numbers::new(2, 2), 1, None, &kids(&[(1, 2), (1, 2)]));
+        let a = tree.select(&mut path).unwrap();
+        assert_eq!(path, [0]);
+        let b = tree.select(&mut path).unwrap();
+        assert_eq!(path, [1]);
+        assert_ne!(a, b);
+        assert!(tree.root().virt.is_loss());
+        assert_eq!(tree.select(&mut path), None);
+        // `a` expands (split work 0) into two grandchildren.
+        tree.complete(a, Numbers::new(1, 2), 5, None, &kids(&[(1, 1), (1, 1)]));
+        assert_eq!(tree.live, 5);
+        let c = tree.select(&mut path).unwrap();
+        assert_eq!(path.len(), 2);
+        // Grandchild lost for its mover: `a` is won for its mover, a loss for the root.
+        tree.complete(c, Numbers::LOSS, 3, Some(7), &[]);
+        assert!(tree.nodes[a as usize].real.is_win());
+        assert_eq!(tree.live, 3, "a's subtree freed, a kept as a solved leaf");
+        // `b` lost for its side to move: the root wins through it.
+        tree.complete(b, Numbers::LOSS, 3, None, &[]);
+        assert!(tree.root().real.is_win());
+        assert_eq!(tree.root_best(), Some(1));
+        assert_eq!(tree.select(&mut path), None);
+    }
+}

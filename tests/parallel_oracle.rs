@@ -1,0 +1,156 @@
+//! The parallel PN-DFPN solver against independent oracles on thousands of random games.
+//!
+//! Every game is solved for both attackers and for its full value by 1, 2, 3 or 8 threads,
+//! tables of one bucket to thousands, ε ∈ {0, 1/4}, and tiny job budgets and split thresholds
+//! so that the root tree grows and many jobs run at once even on these small games. The answer
+//! must equal brute-force minimax over paths (and, for the draw rule, retrograde analysis); a
+//! proof's best move must win by the oracle too. The seed is fresh each run and printed on
+//! failure (`PROOFNUM_SEED=<seed>` reproduces the games; thread timing is not reproducible,
+//! which is why the suite runs many games).
+#![cfg(feature = "std")]
+
+mod common;
+
+use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape};
+use proofnum::table::{SharedTable, Table};
+use proofnum::{
+    DfpnConfig, Epsilon, ParallelConfig, ParallelLimits, ParallelSolver, Player, Status, Value,
+};
+
+const TABLE_BUCKETS: [usize; 4] = [1, 4, 64, 4096];
+const THREADS: [usize; 4] = [1, 2, 3, 8];
+const MAX_DEPTH: usize = 64;
+const MAX_MOVES: usize = 8;
+/// A safety net: these games need far fewer nodes; hitting it means the search looped.
+const NODE_CAP: u64 = 5_000_000;
+
+/// The oracle's value of `child` reached from the root, for the child's side to move (the root
+/// stays on the path, so repetitions of it still count).
+fn child_value<const RULE: u8>(graph: &Graph, child: u32) -> Value {
+    let mut g = graph.clone();
+    g.nodes[graph.root as usize].children = vec![child];
+    let v = g.brute_value(RULE == BY_POSITION);
+    if graph.node(child).mover == graph.node(graph.root).mover {
+        v
+    } else {
+        v.flipped()
+    }
+}
+
+fn check<const RULE: u8>(
+    graph: &Graph,
+    expected: Value,
+    config: ParallelConfig,
+    buckets: usize,
+    context: &str,
+) {
+    let mut memory = vec![0u8; Table::required_bytes(buckets)];
+    let table = SharedTable::new(&mut memory).unwrap();
+    assert_eq!(table.bucket_count(), buckets);
+    let solver = ParallelSolver::new(config).unwrap();
+    let game = GraphGame::<RULE>::new(graph);
+    for attacker in [Player::First, Player::Second] {
+        let mut limits = ParallelLimits {
+            max_nodes: NODE_CAP,
+            ..ParallelLimits::none()
+        };
+        let r = solver.solve(&game, attacker, &table, &mut limits);
+        let wins = graph.attacker_wins(expected, attacker);
+        let want = if wins {
+            Status::Proven
+        } else {
+            Status::Disproven
+        };
+        assert_eq!(
+            r.status, want,
+            "{context}: attacker {attacker:?}, oracle value {expected:?} for the side to move\n{graph:#?}"
+        );
+        assert!(r.stats.jobs >= 1, "{context}: no job ran");
+        let root = graph.node(graph.root);
+        if wins && root.mover == attacker && root.outcome == proofnum::Outcome::Unknown {
+            let mv = r.best_move.expect("a proven interior root has a best move");
+            let child = mv as u32;
+            assert_eq!(
+                (mv >> 32) as u32,
+                graph.root,
+                "{context}: best move not from the root"
+            );
+            let value = child_value::<RULE>(graph, child);
+            let mover = graph.node(child).mover;
+            let attacker_wins_child = (mover == attacker && value == Value::Win)
+                || (mover != attacker && value == Value::Loss);
+            assert!(
+                attacker_wins_child,
+                "{context}: best move {mv:#x} does not win (child value {value:?})\n{graph:#?}"
+            );
+        }
+    }
+    let v = solver.solve_value(&game, &table, &mut ParallelLimits::none());
+    assert_eq!(v.value, Ok(expected), "{context}: solve_value\n{graph:#?}");
+}
+
+fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
+    let seed = common::seed() ^ salt;
+    let mut rng = Rng::new(seed);
+    let mut trees_grown = 0;
+    for i in 0..games {
+        let graph = Graph::random(&mut rng, shape);
+        let expected = graph.brute_value(RULE == BY_POSITION);
+        if RULE != BY_POSITION {
+            assert_eq!(
+                expected,
+                graph.retrograde()[graph.root as usize],
+                "seed {seed} game {i}: oracles disagree\n{graph:#?}"
+            );
+        }
+        let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
+        let threads = THREADS[rng.below(THREADS.len() as u64) as usize];
+        let epsilon = if rng.chance(50) {
+            Epsilon::ZERO
+        } else {
+            Epsilon::QUARTER
+        };
+        let config = ParallelConfig {
+            threads,
+            job_work: [1, 2, 5, 40][rng.below(4) as usize],
+            split_work: [0, 1, 4, 30][rng.below(4) as usize],
+            dfpn: DfpnConfig {
+                epsilon,
+                search_stale_entries: rng.chance(30),
+            },
+            max_depth: MAX_DEPTH,
+            max_moves: MAX_MOVES,
+        };
+        let context = format!("seed {seed} game {i} ({shape:?}, {buckets} buckets, {config:?})");
+        check::<RULE>(&graph, expected, config, buckets, &context);
+        if config.job_work <= 2 && graph.node(graph.root).outcome == proofnum::Outcome::Unknown {
+            trees_grown += 1;
+        }
+    }
+    assert!(
+        trees_grown > games / 8,
+        "the configurations should grow root trees"
+    );
+}
+
+#[test]
+fn random_trees_match_brute_force_in_parallel() {
+    run_shape::<ACYCLIC>(Shape::Tree, 1500, 101);
+    run_shape::<DRAW>(Shape::Tree, 1500, 111);
+}
+
+#[test]
+fn random_dags_match_brute_force_in_parallel() {
+    run_shape::<ACYCLIC>(Shape::Dag, 1500, 102);
+    run_shape::<DRAW>(Shape::Dag, 1500, 112);
+}
+
+#[test]
+fn random_cyclic_graphs_with_draw_rule_match_brute_force_in_parallel() {
+    run_shape::<DRAW>(Shape::Cyclic, 4000, 103);
+}
+
+#[test]
+fn random_cyclic_graphs_with_position_rule_match_brute_force_in_parallel() {
+    run_shape::<BY_POSITION>(Shape::Cyclic, 3000, 104);
+}

@@ -5,6 +5,7 @@
 //! cargo run --release --example solve -- tictactoe 40 --verify
 //! cargo run --release --example solve -- connect4 "" --table-mib 512 --nodes 100000000
 //! cargo run --release --example solve -- connect4 647262774144 --engine pns --arena-mib 512
+//! cargo run --release --features std --example solve -- connect4 4453 --threads 2
 //! ```
 //!
 //! Prints the value for the side to move, the best move, the principal variation, and the
@@ -50,6 +51,8 @@ options:
   --engine E      dfpn (default), pns (best-first proof-number search) or pn2 (PN²)
   --arena-mib N   pns, pn2: the node arena in MiB (default 256)
   --second-level N  pn2: nodes of the second-level region (default 1048576)
+  --threads N     parallel PN-DFPN with N worker threads sharing the table (0: one per
+                  core); needs a build with the std feature (--features std)
 
 The principal variation and --verify use df-pn over the table whichever engine solved.
 ";
@@ -63,7 +66,7 @@ enum Engine {
 }
 
 /// What the command line needs to know about a game.
-trait Bundled: Game + Display + Sized {
+trait Bundled: Game<Move: Send> + Clone + Send + Display + Sized {
     /// The game's name in messages.
     const TITLE: &'static str;
     /// Longest line, in plies, the stack must hold.
@@ -111,6 +114,7 @@ struct Options {
     engine: Engine,
     arena_mib: usize,
     second_level: usize,
+    threads: Option<usize>,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -125,6 +129,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         engine: Engine::Dfpn,
         arena_mib: DEFAULT_ARENA_MIB,
         second_level: DEFAULT_SECOND_LEVEL,
+        threads: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -168,6 +173,16 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 o.second_level = value(arg)?
                     .parse()
                     .map_err(|_| "--second-level takes a whole number".to_string())?
+            }
+            "--threads" => {
+                if !cfg!(feature = "std") {
+                    return Err("--threads needs a build with --features std".into());
+                }
+                o.threads = Some(
+                    value(arg)?
+                        .parse()
+                        .map_err(|_| "--threads takes a whole number".to_string())?,
+                );
             }
             "--verify" => o.verify = true,
             "--search-stale" => o.search_stale = true,
@@ -308,9 +323,15 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         progress: Some(&mut report),
         ..Limits::default()
     };
-    let result = match pns.as_mut() {
-        Some(pns) => pns.solve_value(&mut game, &mut table, &mut limits),
-        None => dfpn.solve_value(&mut game, &mut table, &mut limits),
+    let result = match (pns.as_mut(), o.threads) {
+        #[cfg(feature = "std")]
+        (None, Some(threads)) => {
+            let (result, back) = parallel::solve_value(&game, table, threads, o, &stop, &start)?;
+            table = back;
+            result
+        }
+        (Some(pns), _) => pns.solve_value(&mut game, &mut table, &mut limits),
+        _ => dfpn.solve_value(&mut game, &mut table, &mut limits),
     };
     let elapsed = start.elapsed().as_secs_f64();
     if interactive && !quiet && last_report > 0.0 {
@@ -390,6 +411,11 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         count(t.drops)
     );
     match &pns {
+        None if o.threads.is_some() => println!(
+            "memory: table {} bytes; the parallel solver also allocates a df-pn stack per worker \
+             and its root tree",
+            count(table_bytes as u64)
+        ),
         None => println!(
             "memory: table {} bytes + stack {} bytes (all the solver uses)",
             count(table_bytes as u64),
@@ -413,6 +439,105 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         }
     }
     Ok(code)
+}
+
+/// The parallel solver (`--threads`), over the same table memory.
+#[cfg(feature = "std")]
+mod parallel {
+    use super::*;
+    use proofnum::table::SharedTable;
+    use proofnum::{
+        ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, Stats, ValueResult,
+    };
+    use std::time::Duration;
+
+    /// Solves the value with `threads` workers; hands the table back for the line and check.
+    pub(super) fn solve_value<'t, G: Bundled + Clone + Send>(
+        game: &G,
+        table: Table<'t>,
+        threads: usize,
+        o: &Options,
+        stop: &AtomicBool,
+        start: &Instant,
+    ) -> Result<(ValueResult<G::Move>, Table<'t>), String>
+    where
+        G::Move: Send,
+    {
+        let solver = ParallelSolver::new(ParallelConfig {
+            threads,
+            dfpn: DfpnConfig {
+                epsilon: o.epsilon,
+                search_stale_entries: o.search_stale,
+            },
+            max_depth: G::MAX_DEPTH,
+            max_moves: G::MAX_MOVES,
+            ..ParallelConfig::default()
+        })
+        .map_err(|e| e.to_string())?;
+        let quiet = o.quiet;
+        let interactive = std::io::stderr().is_terminal();
+        let mut last_report = 0.0f64;
+        let mut report = |p: &ParallelProgress| {
+            let seconds = p.elapsed.as_secs_f64();
+            if quiet || seconds - last_report < PROGRESS_EVERY_S {
+                return;
+            }
+            last_report = seconds;
+            let line = format!(
+                "  {:.1} s  {} MID calls  {}/s  {} jobs  tree {}  root (φ, δ) = ({}, {})",
+                seconds,
+                count(p.mid_calls),
+                count((p.nodes as f64 / seconds) as u64),
+                count(p.jobs),
+                count(p.tree_nodes as u64),
+                p.root.phi,
+                p.root.delta
+            );
+            if interactive {
+                eprint!("\r{line}\x1b[K");
+            } else {
+                eprintln!("{line}");
+            }
+        };
+        let shared = SharedTable::from_table(table);
+        let mut limits = ParallelLimits {
+            max_nodes: o.max_nodes,
+            stop: Some(stop),
+            max_time: o.max_seconds.map(Duration::from_secs_f64),
+            progress: Some(&mut report),
+            ..ParallelLimits::none()
+        };
+        let r = solver.solve_value(game, &shared, &mut limits);
+        if interactive && !quiet && last_report > 0.0 {
+            eprint!("\r\x1b[K");
+        }
+        let s = r.stats;
+        println!(
+            "parallel: {} threads, {} jobs, root tree peak {} nodes, workers idle {:.1}%, tree locked {:.2}% of the time ({:.3} s since start)",
+            s.threads,
+            count(s.jobs),
+            count(s.tree_nodes_peak as u64),
+            100.0 * s.worker_idle_share,
+            100.0 * s.coordinator_busy_share,
+            start.elapsed().as_secs_f64()
+        );
+        let stats = Stats {
+            mid_calls: s.mid_calls,
+            nodes: s.nodes,
+            max_depth: s.max_depth,
+            repetitions: s.repetitions,
+            table: s.table,
+            elapsed_us: Some(s.elapsed.as_micros() as u64),
+        };
+        Ok((
+            ValueResult {
+                value: r.value,
+                best_move: r.best_move,
+                stats,
+            },
+            shared.into_table(),
+        ))
+    }
 }
 
 /// 1234567 → "1,234,567".

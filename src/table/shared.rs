@@ -10,7 +10,9 @@
 //! non-linear hash of the data word (Hyatt and Mann's lockless hashing), so a torn pair fails
 //! the 32-bit check like an entry of another position, with the same odds, about 2^-32, as two
 //! positions sharing check bits. A probe then misses and a store treats the slot as another
-//! position's; nothing waits, nothing is locked, and a torn entry is never returned.
+//! position's; nothing waits and nothing is locked. A torn entry can be returned only with
+//! those odds, which the search already accepts for key collisions (and which
+//! [`Dfpn::verify`](crate::Dfpn::verify) guards against).
 //!
 //! Races cost only information, which the lossy table tolerates anyway (the solver keeps its
 //! children's numbers on its own stack): two stores into one slot keep one of them, or leave a
@@ -51,7 +53,7 @@
 //! large table every variant waits for memory, and the lock (its array is 1/64 of the table)
 //! costs nothing measurable; on the cached one the lock is a tenth of the time of one thread
 //! and more with two (the lock bytes of 64 buckets share a cache line, so the threads' locks
-//! contend even when their buckets differ). The lockless scheme is never slower, needs no
+//! contend even when their buckets differ). The lockless scheme is never measurably slower, needs no
 //! memory beyond the table, and cannot stall on a preempted thread, so it is the one kept; a
 //! per-bucket seqlock would need a version word per bucket, which the layout has no room for.
 //!

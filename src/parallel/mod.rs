@@ -2,7 +2,7 @@
 //! transposition table.
 //!
 //! The two-level search of `../shared/reading/parallel-pn-dfpn.md` (after Pawlewicz's SPDFPN):
-//! a PN tree near the root with real and virtual numbers ([`tree`]), whose most-proving leaves
+//! a PN tree near the root with real and virtual numbers (module `tree`), whose most-proving leaves
 //! are searched by budgeted df-pn jobs ([`Dfpn::search`] with a work limit) over a
 //! [`SharedTable`]. A job's leaf counts as solved the way it leans while the job runs, so the
 //! next job goes where the search would go next if the running ones succeed; a leaf whose jobs
@@ -103,7 +103,8 @@ pub struct ParallelLimits<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Stop after this much time.
     pub max_time: Option<Duration>,
-    /// Called at most every 100 ms, by whichever worker just finished a job.
+    /// Called at most every 100 ms, by whichever worker just finished a job, while it holds
+    /// the tree lock: keep it short.
     pub progress: Option<&'a mut (dyn FnMut(&ParallelProgress) + Send)>,
 }
 

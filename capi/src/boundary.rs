@@ -45,45 +45,100 @@ fn catch<R>(body: impl FnOnce() -> R) -> Option<R> {
 
 /// A C struct whose first field is `size_t struct_size`.
 ///
+/// # Versions
+/// A struct grows only at its end, and each earlier version's size (its `sizeof`, tail padding
+/// included) is the offset of the first field added after it. Callers built against an older header pass that older size: an input
+/// is then read up to it, with every newer field zero (so a new field must mean "as before"
+/// when zero), and an output is written only up to it. Sizes that are neither the current one
+/// nor in [`OLDER_SIZES`](SizedStruct::OLDER_SIZES) give [`pn_status::BadStructSize`].
+///
 /// # Safety
 /// The implementing type must be `#[repr(C)]`, begin with a `usize` field holding its size,
-/// and be valid for every bit pattern (integers, raw pointers, optional function pointers).
-pub unsafe trait SizedStruct: Copy {}
+/// be valid for every bit pattern (integers, raw pointers, optional function pointers), and
+/// list in `OLDER_SIZES` only offsets of its fields other than the first (each is then at
+/// least `size_of::<usize>()` and smaller than the struct).
+pub unsafe trait SizedStruct: Copy {
+    /// The sizes of the struct's earlier versions, oldest first.
+    const OLDER_SIZES: &'static [usize] = &[];
+}
 
-/// Reads an input struct: checks NULL, alignment and `struct_size`, then copies it.
-///
-/// Only sizes this library knows are accepted; today that is exactly `sizeof` the struct.
-/// When a struct grows, older sizes will be accepted too, with defaults for the new fields.
+/// The `struct_size` a caller declared, if it is a version of `T` this library knows.
+fn known_size<T: SizedStruct>(struct_size: usize) -> Result<usize, pn_status> {
+    if struct_size == size_of::<T>() || T::OLDER_SIZES.contains(&struct_size) {
+        Ok(struct_size)
+    } else {
+        Err(pn_status::BadStructSize)
+    }
+}
+
+/// Reads an input struct: checks NULL, alignment and `struct_size`, then copies it. From a
+/// caller with an older version of the struct (see [`SizedStruct`]) it copies that version's
+/// bytes and leaves the newer fields zero.
 ///
 /// # Safety
-/// `ptr` is NULL or points to readable memory of at least `size_t` bytes, and of the whole
-/// struct when that `size_t` equals its size.
+/// `ptr` is NULL or points to readable memory of at least `size_t` bytes, and of
+/// `struct_size` bytes when that is a size of `T` this library knows.
 pub unsafe fn read_input<T: SizedStruct>(ptr: *const T) -> Result<T, pn_status> {
     let ptr = non_null(ptr)?;
     // SAFETY: `ptr` is non-NULL and aligned (checked by `non_null`); by the caller's contract
     // its first `size_t` is readable, and by `SizedStruct` that is the `struct_size` field at
     // offset 0.
-    let struct_size = unsafe { ptr.cast::<usize>().read() };
-    if struct_size != size_of::<T>() {
-        return Err(pn_status::BadStructSize);
+    let struct_size = known_size::<T>(unsafe { ptr.cast::<usize>().read() })?;
+    if struct_size == size_of::<T>() {
+        // SAFETY: the caller declared, through `struct_size`, that the whole struct is there,
+        // and every bit pattern is a valid `T` (`SizedStruct`).
+        return Ok(unsafe { ptr.read() });
     }
-    // SAFETY: the caller declared, through `struct_size`, that the whole struct is there, and
-    // every bit pattern is a valid `T` (`SizedStruct`).
-    Ok(unsafe { ptr.read() })
+    let mut value = core::mem::MaybeUninit::<T>::zeroed();
+    // SAFETY: the caller declared `struct_size` readable bytes at `ptr`, and `struct_size` is
+    // one of `T`'s older sizes, smaller than `T` (`SizedStruct`), so the copy stays inside
+    // `value`; the two do not overlap (`value` is a local).
+    unsafe {
+        core::ptr::copy_nonoverlapping(
+            ptr.as_ptr().cast::<u8>(),
+            value.as_mut_ptr().cast::<u8>(),
+            struct_size,
+        )
+    };
+    // SAFETY: every byte of `value` is initialised (zeroed, then partly overwritten with the
+    // caller's bytes), and every bit pattern is a valid `T` (`SizedStruct`).
+    Ok(unsafe { value.assume_init() })
 }
 
 /// An output location checked for NULL and alignment, written at most once.
 pub struct Out<'a, T> {
     ptr: NonNull<T>,
+    /// Bytes of `T` to write: all of them, or the size of the older version of a
+    /// [`SizedStruct`] the caller has room for.
+    bytes: usize,
     _borrow: PhantomData<&'a mut T>,
 }
 
 impl<T> Out<'_, T> {
-    /// Writes the output (without reading or dropping what was there).
+    /// Writes the output (without reading or dropping what was there). For a caller with an
+    /// older version of a struct, only that version's bytes are written, and its
+    /// `struct_size` is left as the caller set it (so the struct stays the caller's version).
     pub fn write(self, value: T) {
-        // SAFETY: `out` checked that the pointer is non-NULL and aligned, and its caller
-        // promised it is valid for writes of a `T` for the duration of the export.
-        unsafe { self.ptr.as_ptr().write(value) }
+        if self.bytes == size_of::<T>() {
+            // SAFETY: `out` checked that the pointer is non-NULL and aligned, and its caller
+            // promised it is valid for writes of a `T` for the duration of the export.
+            unsafe { self.ptr.as_ptr().write(value) }
+        } else {
+            let skip = size_of::<usize>();
+            // SAFETY: only `out_struct` makes `bytes` differ from `size_of::<T>()`: `T` is then
+            // a `SizedStruct` (plain `Copy` data beginning with `struct_size: usize`) and
+            // `bytes` one of its older sizes, at least `skip` and less than `size_of::<T>()`,
+            // which the caller promised writable at the pointer. So both ranges
+            // `skip..bytes` are in bounds; `value` is a local, so they do not overlap; the
+            // bytes are copied untyped, padding included.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    (&value as *const T).cast::<u8>().add(skip),
+                    self.ptr.as_ptr().cast::<u8>().add(skip),
+                    self.bytes - skip,
+                )
+            };
+        }
     }
 }
 
@@ -100,24 +155,27 @@ pub unsafe fn out<'a, T>(ptr: *mut T) -> Result<Out<'a, T>, pn_status> {
             } else {
                 pn_status::Misaligned
             })?,
+        bytes: size_of::<T>(),
         _borrow: PhantomData,
     })
 }
 
 /// Checks an out-pointer to a struct that begins with `struct_size` (the caller says which
-/// version of the struct it has room for).
+/// version of the struct it has room for; an older one is written only up to its size).
 ///
 /// # Safety
-/// As [`out`], and the struct's first `size_t` is readable.
+/// `ptr` is NULL or aligned with its first `size_t` readable, and valid for writes of
+/// `struct_size` bytes until the export returns when that is a size of `T` this library
+/// knows.
 pub unsafe fn out_struct<'a, T: SizedStruct>(ptr: *mut T) -> Result<Out<'a, T>, pn_status> {
     let p = non_null(ptr)?;
     // SAFETY: non-NULL, aligned, and its first `size_t` is readable by the caller's contract.
-    let struct_size = unsafe { p.cast::<usize>().read() };
-    if struct_size != size_of::<T>() {
-        return Err(pn_status::BadStructSize);
-    }
-    // SAFETY: forwarded from the caller.
-    unsafe { out(ptr) }
+    let bytes = known_size::<T>(unsafe { p.cast::<usize>().read() })?;
+    Ok(Out {
+        ptr: p,
+        bytes,
+        _borrow: PhantomData,
+    })
 }
 
 /// A borrowed C buffer of `len` elements. A zero length gives an empty slice whatever the
@@ -180,6 +238,64 @@ mod tests {
         assert_eq!(guard_value(7u32, || panic!("deliberate")), 7);
         assert_eq!(guard(|| Err(pn_status::Busy)), pn_status::Busy);
         assert_eq!(guard(|| Ok(())), pn_status::Ok);
+    }
+
+    /// A struct that grew: version 1 ended before `added`.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Grown {
+        struct_size: usize,
+        old: u64,
+        added: u64,
+    }
+
+    // SAFETY: `#[repr(C)]`, `struct_size` first, integers only; the older size is a field's
+    // offset.
+    unsafe impl SizedStruct for Grown {
+        const OLDER_SIZES: &'static [usize] = &[core::mem::offset_of!(Grown, added)];
+    }
+
+    #[test]
+    fn older_versions_of_a_struct_are_read_and_written_up_to_their_size() {
+        let v1 = core::mem::offset_of!(Grown, added);
+        let caller = Grown {
+            struct_size: v1,
+            old: 7,
+            added: 99, // beyond version 1: not the caller's memory
+        };
+        // SAFETY: a valid, aligned local.
+        let read = unsafe { read_input(&caller) }.unwrap();
+        assert_eq!((read.struct_size, read.old, read.added), (v1, 7, 0));
+
+        let mut room = caller;
+        // SAFETY: as above.
+        let out = unsafe { out_struct(&mut room) }.unwrap();
+        out.write(Grown {
+            struct_size: size_of::<Grown>(),
+            old: 8,
+            added: 9,
+        });
+        assert_eq!(
+            room,
+            Grown {
+                struct_size: v1,
+                old: 8,
+                added: 99
+            },
+            "written up to version 1's size, struct_size kept"
+        );
+
+        for bad in [0, size_of::<usize>(), size_of::<Grown>() + 8] {
+            let g = Grown {
+                struct_size: bad,
+                ..caller
+            };
+            // SAFETY: as above; the size check fails before anything else is read.
+            assert_eq!(
+                unsafe { read_input(&g) }.err(),
+                Some(pn_status::BadStructSize)
+            );
+        }
     }
 
     #[test]

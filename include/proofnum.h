@@ -351,6 +351,8 @@ typedef struct pn_config {
     uint32_t epsilon_denominator;
     /**
      * Worker threads of the parallel calls (`std` builds); 0 means one per available core.
+     * Each thread gets its own copy of the game and its own search stack (allocated by the
+     * call, of the size `max_depth` and `max_moves` give the solver's own).
      */
     uint32_t threads;
 } pn_config;
@@ -418,12 +420,13 @@ typedef struct pn_limits {
     uint64_t max_nodes;
     /**
      * Stop with `PN_STATUS_TIME_LIMIT` once `clock` has advanced this many microseconds;
-     * `PN_UNLIMITED` for no limit. A time limit needs a clock.
+     * `PN_UNLIMITED` for no limit. A time limit needs a clock, except in the parallel calls,
+     * which measure wall time with the system's monotonic clock.
      */
     uint64_t max_time_us;
     /**
      * The clock for `max_time_us`, polled every 1024 search steps; may be NULL without a
-     * time limit.
+     * time limit. The parallel calls never call it.
      */
     pn_clock_fn clock;
     /**
@@ -431,7 +434,8 @@ typedef struct pn_limits {
      */
     void *clock_ctx;
     /**
-     * Optional progress reports.
+     * Optional progress reports. The parallel calls make them from their worker threads,
+     * one call at a time, at most every 100 ms, with `max_depth` 0.
      */
     pn_progress_fn progress;
     /**
@@ -481,21 +485,31 @@ typedef int (*pn_move_fn)(void *ctx, uint32_t mv);
 typedef int (*pn_estimate_fn)(void *ctx, uint32_t *out_phi, uint32_t *out_delta);
 
 /**
- * Optional, for the parallel calls: makes an independent copy of the game for a worker
- * thread and writes its context to `*out_ctx`.
+ * Optional, for the parallel calls: makes an independent copy of the position (sharing
+ * nothing that `play` or `undo` change) and writes its context to `*out_ctx`. Called with the
+ * game's own `ctx` or with a copy's; a non-zero return or a NULL copy ends the call with
+ * `PN_STATUS_CALLBACK_FAILED` or `PN_STATUS_CALLBACK_INVALID`.
  */
 typedef int (*pn_clone_fn)(void *ctx, void **out_ctx);
 
 /**
- * Optional, for the parallel calls: frees a copy made by `clone`.
+ * Optional, for the parallel calls: releases a copy made by `clone`. Called exactly once for
+ * every copy, before the parallel call returns, and never with the game's own `ctx`.
  */
 typedef void (*pn_free_fn)(void *ctx);
 
 /**
  * A game, as a context pointer and callbacks. The position is one mutable state that `play`
- * and `undo` change; the solver restores it before a solve call returns (unless a callback
- * fails). Callbacks run on the thread that called the solve function, must not unwind
- * (C++ exceptions) or `longjmp` out, and must not call this solver (only `pn_solver_stop`).
+ * and `undo` change; the serial calls restore it before they return (unless a callback
+ * fails). Callbacks must not unwind (C++ exceptions) or `longjmp` out, and must not call this
+ * solver (only `pn_solver_stop`).
+ *
+ * The serial calls run every callback on the calling thread. The parallel calls never play
+ * on the game's own position: they make one copy per worker thread (with `clone`, or as a
+ * byte copy of `copy_size` bytes) and run the callbacks on the copies, from the worker
+ * threads. Callbacks may then run at the same time on different contexts, from any thread,
+ * but each context (the game's own, and each copy) is used by one thread at a time; the
+ * game's own `ctx` is only read, by `clone` (or the byte copy) and `side_to_move`.
  */
 typedef struct pn_game {
     /**
@@ -535,11 +549,11 @@ typedef struct pn_game {
      */
     pn_estimate_fn estimate;
     /**
-     * Optional; needed by the parallel calls.
+     * For the parallel calls (with `free`), unless `copy_size` is set; unused otherwise.
      */
     pn_clone_fn clone;
     /**
-     * Optional; needed with `clone`.
+     * Required with `clone`.
      */
     pn_free_fn free;
     /**
@@ -553,6 +567,15 @@ typedef struct pn_game {
      * `PN_REPETITION_ACYCLIC` much faster for games whose positions never repeat.
      */
     uint32_t repetition_rule;
+    /**
+     * For the parallel calls, instead of `clone` and `free`, when the position is plain data:
+     * the `copy_size` bytes at `ctx`, holding no pointer to anything `play` or `undo` change
+     * (pointers to constant tables are fine). A copy is then a byte copy in memory the library
+     * allocates (aligned to 16 bytes) and frees. 0 (the default) when `clone` is used; setting
+     * both is `PN_STATUS_INVALID_ARGUMENT`. Callers built against a header without this field
+     * pass the smaller `struct_size` and get 0.
+     */
+    size_t copy_size;
 } pn_game;
 
 /**
@@ -592,9 +615,24 @@ typedef struct pn_stats {
      */
     uint64_t table_drops;
     /**
-     * Microseconds on the limits' clock; 0 without a clock.
+     * Microseconds on the limits' clock; 0 without a clock. From the parallel calls:
+     * microseconds of wall time, always.
      */
     uint64_t elapsed_us;
+    /**
+     * Jobs (budgeted df-pn searches of one root-tree leaf) the parallel calls ran; 0 from
+     * the serial calls.
+     */
+    uint64_t jobs;
+    /**
+     * Worker threads of the parallel calls; 0 from the serial calls.
+     */
+    uint32_t threads;
+    /**
+     * Share of the worker threads' time spent waiting for a job, per thousand; 0 from the
+     * serial calls. High values mean the position offers too little parallel work.
+     */
+    uint32_t worker_idle_per_mille;
 } pn_stats;
 
 /**
@@ -603,7 +641,8 @@ typedef struct pn_stats {
  */
 typedef struct pn_result {
     /**
-     * `sizeof(pn_result)`, set by the caller.
+     * `sizeof(pn_result)`, set by the caller. (A caller built against an older header, whose
+     * `pn_stats` ended at `elapsed_us`, sets its smaller size and gets just those fields.)
      */
     size_t struct_size;
     /**
@@ -681,13 +720,32 @@ struct pn_config pn_config_default(void);
 struct pn_limits pn_limits_default(void);
 
 /**
- * `pn_solve` with `threads` worker threads (from the configuration), each with its own copy
- * of the game made by the game's `clone` callback. Returns `PN_STATUS_UNSUPPORTED` when
- * `pn_features()` lacks `PN_FEATURE_PARALLEL`.
+ * `pn_solve` with worker threads: can `attacker` (0 or 1, a `pn_side`) force a win from the
+ * game's position? Returns `PN_STATUS_UNSUPPORTED` when `pn_features()` lacks
+ * `PN_FEATURE_PARALLEL`.
+ *
+ * The solver's configuration gives the threads (`threads`, 0 for one per core), the depth and
+ * the moves per position; its transposition table is shared by the threads and keeps what
+ * they found for later calls. Each thread searches its own copy of the game, made before the
+ * search with the game's `clone` callback (or as a byte copy of `copy_size` bytes) and
+ * released with `free` before returning; the game's own position is only read. See
+ * `pn_game` for the threading contract of the callbacks. Unlike the rest of the interface,
+ * the call allocates (threads, their search stacks and move buffers, the root search tree,
+ * byte copies of the game), and frees everything before returning.
+ *
+ * Statuses and what is written are as for `pn_solve`, with these differences:
+ * `PN_STATUS_MISSING_CALLBACK` when the game has neither `clone` and `free` nor
+ * `copy_size`, `PN_STATUS_INVALID_ARGUMENT` when it has both `clone` and `copy_size`, and
+ * `PN_STATUS_CALLBACK_FAILED` (a non-zero return) or `PN_STATUS_CALLBACK_INVALID` (a NULL
+ * copy, or the original) when `clone` cannot make the copies; in these cases nothing is
+ * searched and nothing is written. `distance` is 0. `max_time_us` is wall time on the
+ * system's monotonic clock (the limits' `clock` is never called), the node limit may be
+ * overrun by one job per thread, and `progress` is called from the worker threads, one call
+ * at a time. The statistics add `jobs`, `threads` and `worker_idle_per_mille`.
  *
  * # Safety
- * As `pn_solve`; the game's callbacks must also be safe to call on copies from other
- * threads.
+ * As `pn_solve`; the game's callbacks must also keep the threading contract of `pn_game`,
+ * and with `copy_size` the game's `ctx` must point to that many readable bytes.
  */
 pn_status pn_solve_parallel(struct pn_solver *solver,
                             const struct pn_game *game,
@@ -696,7 +754,9 @@ pn_status pn_solve_parallel(struct pn_solver *solver,
                             struct pn_result *out_result);
 
 /**
- * `pn_solve_value` with worker threads, as `pn_solve_parallel`.
+ * `pn_solve_value` with worker threads: the value of the position for its side to move,
+ * from two parallel searches sharing the table (the second reuses the first one's copies of
+ * the game). Everything else is as for `pn_solve_parallel`.
  *
  * # Safety
  * As `pn_solve_parallel`.

@@ -53,6 +53,8 @@ pub struct pn_config {
     /// See `epsilon_numerator`; must not be 0.
     pub epsilon_denominator: u32,
     /// Worker threads of the parallel calls (`std` builds); 0 means one per available core.
+    /// Each thread gets its own copy of the game and its own search stack (allocated by the
+    /// call, of the size `max_depth` and `max_moves` give the solver's own).
     pub threads: u32,
 }
 
@@ -180,14 +182,16 @@ pub struct pn_limits {
     /// `PN_UNLIMITED` for no limit.
     pub max_nodes: u64,
     /// Stop with `PN_STATUS_TIME_LIMIT` once `clock` has advanced this many microseconds;
-    /// `PN_UNLIMITED` for no limit. A time limit needs a clock.
+    /// `PN_UNLIMITED` for no limit. A time limit needs a clock, except in the parallel calls,
+    /// which measure wall time with the system's monotonic clock.
     pub max_time_us: u64,
     /// The clock for `max_time_us`, polled every 1024 search steps; may be NULL without a
-    /// time limit.
+    /// time limit. The parallel calls never call it.
     pub clock: pn_clock_fn,
     /// Passed to `clock`.
     pub clock_ctx: *mut c_void,
-    /// Optional progress reports.
+    /// Optional progress reports. The parallel calls make them from their worker threads,
+    /// one call at a time, at most every 100 ms, with `max_depth` 0.
     pub progress: pn_progress_fn,
     /// Passed to `progress`.
     pub progress_ctx: *mut c_void,
@@ -209,20 +213,31 @@ impl pn_limits {
         progress_ctx: core::ptr::null_mut(),
     };
 
-    /// Reads optional limits from C: NULL is no limit.
+    /// Reads optional limits from C for a serial search: NULL is no limit, and a time limit
+    /// needs a clock.
     ///
     /// # Safety
     /// As [`boundary::read_input`].
     pub unsafe fn read(ptr: *const pn_limits) -> Result<pn_limits, pn_status> {
-        if ptr.is_null() {
-            return Ok(pn_limits::NONE);
-        }
         // SAFETY: forwarded from the caller.
-        let limits = unsafe { boundary::read_input(ptr)? };
+        let limits = unsafe { pn_limits::read_any(ptr)? };
         if limits.max_time_us != PN_UNLIMITED && limits.clock.is_none() {
             return Err(pn_status::InvalidArgument);
         }
         Ok(limits)
+    }
+
+    /// Reads optional limits from C, NULL being no limit, without the serial searches' check
+    /// that a time limit has a clock.
+    ///
+    /// # Safety
+    /// As [`boundary::read_input`].
+    pub unsafe fn read_any(ptr: *const pn_limits) -> Result<pn_limits, pn_status> {
+        if ptr.is_null() {
+            return Ok(pn_limits::NONE);
+        }
+        // SAFETY: forwarded from the caller.
+        unsafe { boundary::read_input(ptr) }
     }
 
     /// Runs `body` with these limits as the core's [`Limits`], polling `stop`.

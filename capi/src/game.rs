@@ -113,17 +113,27 @@ pub type pn_move_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, mv: u32) -> 
 /// Without it every position starts at (1, 1).
 pub type pn_estimate_fn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, out_phi: *mut u32, out_delta: *mut u32) -> c_int>;
-/// Optional, for the parallel calls: makes an independent copy of the game for a worker
-/// thread and writes its context to `*out_ctx`.
+/// Optional, for the parallel calls: makes an independent copy of the position (sharing
+/// nothing that `play` or `undo` change) and writes its context to `*out_ctx`. Called with the
+/// game's own `ctx` or with a copy's; a non-zero return or a NULL copy ends the call with
+/// `PN_STATUS_CALLBACK_FAILED` or `PN_STATUS_CALLBACK_INVALID`.
 pub type pn_clone_fn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, out_ctx: *mut *mut c_void) -> c_int>;
-/// Optional, for the parallel calls: frees a copy made by `clone`.
+/// Optional, for the parallel calls: releases a copy made by `clone`. Called exactly once for
+/// every copy, before the parallel call returns, and never with the game's own `ctx`.
 pub type pn_free_fn = Option<unsafe extern "C" fn(ctx: *mut c_void)>;
 
 /// A game, as a context pointer and callbacks. The position is one mutable state that `play`
-/// and `undo` change; the solver restores it before a solve call returns (unless a callback
-/// fails). Callbacks run on the thread that called the solve function, must not unwind
-/// (C++ exceptions) or `longjmp` out, and must not call this solver (only `pn_solver_stop`).
+/// and `undo` change; the serial calls restore it before they return (unless a callback
+/// fails). Callbacks must not unwind (C++ exceptions) or `longjmp` out, and must not call this
+/// solver (only `pn_solver_stop`).
+///
+/// The serial calls run every callback on the calling thread. The parallel calls never play
+/// on the game's own position: they make one copy per worker thread (with `clone`, or as a
+/// byte copy of `copy_size` bytes) and run the callbacks on the copies, from the worker
+/// threads. Callbacks may then run at the same time on different contexts, from any thread,
+/// but each context (the game's own, and each copy) is used by one thread at a time; the
+/// game's own `ctx` is only read, by `clone` (or the byte copy) and `side_to_move`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct pn_game {
@@ -145,9 +155,9 @@ pub struct pn_game {
     pub undo: pn_move_fn,
     /// Optional (NULL: every position starts at (1, 1)).
     pub estimate: pn_estimate_fn,
-    /// Optional; needed by the parallel calls.
+    /// For the parallel calls (with `free`), unless `copy_size` is set; unused otherwise.
     pub clone: pn_clone_fn,
-    /// Optional; needed with `clone`.
+    /// Required with `clone`.
     pub free: pn_free_fn,
     /// Required with `PN_REPETITION_BY_POSITION`, unused otherwise: writes the value, for its
     /// side to move, of a position that repeats one on the current line (`PN_OUTCOME_WIN`,
@@ -156,11 +166,29 @@ pub struct pn_game {
     /// A `pn_repetition`; 0 (`PN_REPETITION_DRAW`) is right for every game, and
     /// `PN_REPETITION_ACYCLIC` much faster for games whose positions never repeat.
     pub repetition_rule: u32,
+    /// For the parallel calls, instead of `clone` and `free`, when the position is plain data:
+    /// the `copy_size` bytes at `ctx`, holding no pointer to anything `play` or `undo` change
+    /// (pointers to constant tables are fine). A copy is then a byte copy in memory the library
+    /// allocates (aligned to 16 bytes) and frees. 0 (the default) when `clone` is used; setting
+    /// both is `PN_STATUS_INVALID_ARGUMENT`. Callers built against a header without this field
+    /// pass the smaller `struct_size` and get 0.
+    pub copy_size: usize,
 }
 
-// SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer and optional function
-// pointers, all valid for every bit pattern.
-unsafe impl SizedStruct for pn_game {}
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer, optional function
+// pointers and integers, all valid for every bit pattern. The one older version ends where
+// `copy_size` begins (asserted below to be that version's `sizeof`).
+unsafe impl SizedStruct for pn_game {
+    const OLDER_SIZES: &'static [usize] = &[core::mem::offset_of!(pn_game, copy_size)];
+}
+
+// Version 1 ended with `repetition_rule`, padded to the struct's alignment (pointers then as
+// now): `copy_size` starts exactly there.
+const _: () = assert!(
+    (core::mem::offset_of!(pn_game, repetition_rule) + size_of::<u32>())
+        .next_multiple_of(align_of::<pn_game>())
+        == core::mem::offset_of!(pn_game, copy_size)
+);
 
 type SideFn = unsafe extern "C" fn(*mut c_void, *mut u32) -> c_int;
 type HashFn = unsafe extern "C" fn(*mut c_void, *mut u64) -> c_int;
@@ -247,6 +275,11 @@ impl<const RULE: u8> CGame<RULE> {
             moves_cap: moves.len(),
             failure: Cell::new(None),
         })
+    }
+
+    /// The context the callbacks get.
+    pub fn ctx(&self) -> *mut c_void {
+        self.ctx
     }
 
     /// The first failure, if a callback broke the contract.

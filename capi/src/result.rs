@@ -26,8 +26,17 @@ pub struct pn_stats {
     pub table_stores: u64,
     /// Writes that evicted another position's entry.
     pub table_drops: u64,
-    /// Microseconds on the limits' clock; 0 without a clock.
+    /// Microseconds on the limits' clock; 0 without a clock. From the parallel calls:
+    /// microseconds of wall time, always.
     pub elapsed_us: u64,
+    /// Jobs (budgeted df-pn searches of one root-tree leaf) the parallel calls ran; 0 from
+    /// the serial calls.
+    pub jobs: u64,
+    /// Worker threads of the parallel calls; 0 from the serial calls.
+    pub threads: u32,
+    /// Share of the worker threads' time spent waiting for a job, per thousand; 0 from the
+    /// serial calls. High values mean the position offers too little parallel work.
+    pub worker_idle_per_mille: u32,
 }
 
 impl From<&Stats> for pn_stats {
@@ -42,6 +51,28 @@ impl From<&Stats> for pn_stats {
             table_stores: s.table.stores,
             table_drops: s.table.drops,
             elapsed_us: s.elapsed_us.unwrap_or(0),
+            ..pn_stats::default()
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl From<&proofnum_core::parallel::ParallelStats> for pn_stats {
+    fn from(s: &proofnum_core::parallel::ParallelStats) -> pn_stats {
+        pn_stats {
+            nodes: s.nodes,
+            mid_calls: s.mid_calls,
+            max_depth: s.max_depth as u64,
+            repetitions: s.repetitions,
+            table_probes: s.table.probes,
+            table_hits: s.table.hits,
+            table_stores: s.table.stores,
+            table_drops: s.table.drops,
+            elapsed_us: u64::try_from(s.elapsed.as_micros()).unwrap_or(u64::MAX),
+            jobs: s.jobs,
+            threads: u32::try_from(s.threads).unwrap_or(u32::MAX),
+            // A share in 0 ..= 1, so the product fits; `as` saturates anything odd.
+            worker_idle_per_mille: (s.worker_idle_share * 1000.0).round() as u32,
         }
     }
 }
@@ -51,7 +82,8 @@ impl From<&Stats> for pn_stats {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct pn_result {
-    /// `sizeof(pn_result)`, set by the caller.
+    /// `sizeof(pn_result)`, set by the caller. (A caller built against an older header, whose
+    /// `pn_stats` ended at `elapsed_us`, sets its smaller size and gets just those fields.)
     pub struct_size: usize,
     /// The call's status (a `pn_status`): `PN_STATUS_OK` when solved, otherwise why the
     /// search ended without an answer.
@@ -73,8 +105,12 @@ pub struct pn_result {
     pub stats: pn_stats,
 }
 
-// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields.
-unsafe impl SizedStruct for pn_result {}
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields. The one older
+// version ends where `stats.jobs` begins (`stats` is the last field).
+unsafe impl SizedStruct for pn_result {
+    const OLDER_SIZES: &'static [usize] =
+        &[core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, jobs)];
+}
 
 impl pn_result {
     /// A result with this status and outcome, no move and no counters.

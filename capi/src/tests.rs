@@ -20,7 +20,9 @@ use crate::solver::{pn_solve, pn_solve_value, pn_solver, pn_solver_init, pn_solv
 use crate::status::pn_status;
 use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 
-/// A pile and the side to move, plus knobs for misbehaving.
+/// A pile and the side to move, plus knobs for misbehaving. Plain data (copied by `clone`,
+/// or byte for byte with `copy_size`).
+#[derive(Clone, Copy)]
 struct Pile {
     stones: u32,
     to_move: u32,
@@ -33,6 +35,89 @@ struct Pile {
     /// Wait in `generate_moves` until this is set (by another thread).
     wait_for: Option<&'static AtomicBool>,
     generated: &'static AtomicU32,
+    /// Counts the copies `pile_clone` makes and `pile_free` releases.
+    log: &'static CopyLog,
+}
+
+/// What the copy callbacks did, and how `pile_clone` should fail.
+struct CopyLog {
+    /// Successful clones.
+    made: AtomicU32,
+    /// Frees.
+    freed: AtomicU32,
+    /// Clone calls, failed ones included.
+    calls: AtomicU32,
+    /// The clone call (counting from 1) from which `pile_clone` fails, and how; 0: never.
+    fail_from: u32,
+    fail: CloneFailure,
+}
+
+/// How `pile_clone` fails.
+#[derive(Clone, Copy)]
+#[cfg_attr(
+    not(feature = "std"),
+    allow(dead_code, reason = "used by the parallel tests")
+)]
+enum CloneFailure {
+    /// Returns -1.
+    Error,
+    /// Returns 0 with a NULL copy.
+    Null,
+    /// Returns 0 with the original as its "copy".
+    Same,
+}
+
+impl CopyLog {
+    const fn new() -> CopyLog {
+        CopyLog::failing(0, CloneFailure::Error)
+    }
+
+    const fn failing(fail_from: u32, fail: CloneFailure) -> CopyLog {
+        CopyLog {
+            made: AtomicU32::new(0),
+            freed: AtomicU32::new(0),
+            calls: AtomicU32::new(0),
+            fail_from,
+            fail,
+        }
+    }
+
+    /// Copies made and freed so far.
+    #[cfg_attr(
+        not(feature = "std"),
+        allow(dead_code, reason = "used by the parallel tests")
+    )]
+    fn counts(&self) -> (u32, u32) {
+        (
+            self.made.load(Ordering::SeqCst),
+            self.freed.load(Ordering::SeqCst),
+        )
+    }
+}
+
+unsafe extern "C" fn pile_clone(ctx: *mut c_void, out: *mut *mut c_void) -> c_int {
+    // SAFETY: ctx is a `Pile` (the test's, or a copy from here); out is valid (the adapter's
+    // local).
+    let p = unsafe { &*(ctx as *const Pile) };
+    let call = p.log.calls.fetch_add(1, Ordering::SeqCst) + 1;
+    if p.log.fail_from != 0 && call >= p.log.fail_from {
+        match p.log.fail {
+            CloneFailure::Error => return -1,
+            CloneFailure::Null => unsafe { *out = null_mut() },
+            CloneFailure::Same => unsafe { *out = ctx },
+        }
+        return 0;
+    }
+    p.log.made.fetch_add(1, Ordering::SeqCst);
+    unsafe { *out = std::boxed::Box::into_raw(std::boxed::Box::new(*p)).cast() };
+    0
+}
+
+unsafe extern "C" fn pile_free(ctx: *mut c_void) {
+    // SAFETY: ctx is a copy `pile_clone` made with `Box::into_raw`, freed once (the library's
+    // promise, which the counts check).
+    let p = unsafe { std::boxed::Box::from_raw(ctx as *mut Pile) };
+    p.log.freed.fetch_add(1, Ordering::SeqCst);
 }
 
 unsafe extern "C" fn side(ctx: *mut c_void, out: *mut u32) -> c_int {
@@ -106,6 +191,7 @@ unsafe extern "C" fn undo(ctx: *mut c_void, take: u32) -> c_int {
 }
 
 static NEVER: AtomicU32 = AtomicU32::new(0);
+static NO_COPIES: CopyLog = CopyLog::new();
 
 impl Pile {
     fn new(stones: u32) -> Pile {
@@ -117,6 +203,7 @@ impl Pile {
             reentered: None,
             wait_for: None,
             generated: &NEVER,
+            log: &NO_COPIES,
         }
     }
 
@@ -131,10 +218,11 @@ impl Pile {
             play: Some(play),
             undo: Some(undo),
             estimate: None,
-            clone: None,
-            free: None,
+            clone: Some(pile_clone),
+            free: Some(pile_free),
             repetition_value: None,
             repetition_rule: crate::game::pn_repetition::Acyclic as u32,
+            copy_size: 0,
         }
     }
 
@@ -334,5 +422,457 @@ fn a_saved_table_loads_back_and_a_corrupt_one_is_refused() {
             pn_table_load(solver, memory.as_ptr().cast(), n),
             pn_status::InvalidArgument
         );
+    }
+}
+
+#[test]
+fn callers_with_the_first_versions_of_the_game_and_result_structs_still_work() {
+    use crate::result::pn_stats;
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(7);
+    let game = pn_game {
+        struct_size: core::mem::offset_of!(pn_game, copy_size),
+        ..pile.table()
+    };
+    let v1_result = core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, jobs);
+    let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+    r.struct_size = v1_result;
+    // Beyond version 1 of the struct: the caller's memory, not the result's.
+    r.stats.jobs = 77;
+    r.stats.threads = 77;
+    // SAFETY: valid pointers; the pile outlives the call.
+    let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    assert!(r.stats.nodes > 0);
+    assert_eq!(r.struct_size, v1_result, "the caller's version is kept");
+    assert_eq!(
+        (r.stats.jobs, r.stats.threads),
+        (77, 77),
+        "nothing past it written"
+    );
+    // A size that was never a version.
+    let odd = pn_game {
+        struct_size: core::mem::offset_of!(pn_game, copy_size) - 4,
+        ..game
+    };
+    // SAFETY: as above.
+    let s = unsafe { pn_solve_value(solver, &odd, null(), &mut r) };
+    assert_eq!(s, pn_status::BadStructSize);
+}
+
+#[cfg(not(feature = "std"))]
+#[test]
+fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
+    use crate::parallel::{pn_solve_parallel, pn_solve_value_parallel};
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(5);
+    let game = pile.table();
+    let untouched = pn_result::new(pn_status::Refuted, pn_outcome::Draw);
+    let mut r = untouched;
+    // SAFETY: valid pointers.
+    unsafe {
+        assert_eq!(
+            pn_solve_parallel(solver, &game, 0, null(), &mut r),
+            pn_status::Unsupported
+        );
+        assert_eq!(
+            pn_solve_value_parallel(solver, &game, null(), &mut r),
+            pn_status::Unsupported
+        );
+    }
+    assert_eq!(r, untouched);
+    assert_eq!(
+        crate::version::pn_features() & crate::version::PN_FEATURE_PARALLEL,
+        0
+    );
+}
+
+/// The parallel calls: the same games with worker threads, each on its own copy.
+#[cfg(feature = "std")]
+mod parallel {
+    use super::*;
+    use crate::config::pn_limits;
+    use crate::parallel::copies::{Copies, WorkerGame};
+    use crate::parallel::{pn_solve_parallel, pn_solve_value_parallel};
+    use proofnum_core::Game;
+
+    fn config(threads: u32) -> pn_config {
+        pn_config {
+            threads,
+            ..small_config()
+        }
+    }
+
+    fn value_parallel(solver: *mut pn_solver, game: &pn_game) -> (pn_status, pn_result) {
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        // SAFETY: valid pointers; the game's context outlives the call, and its callbacks
+        // keep the threading contract (each copy is its own `Pile`).
+        let s = unsafe { pn_solve_value_parallel(solver, game, null(), &mut r) };
+        (s, r)
+    }
+
+    /// Copies made and freed since `before`.
+    fn since(log: &CopyLog, before: (u32, u32)) -> (u32, u32) {
+        let now = log.counts();
+        (now.0 - before.0, now.1 - before.1)
+    }
+
+    #[test]
+    fn parallel_values_follow_the_multiples_of_four_with_one_copy_per_thread() {
+        static LOG: CopyLog = CopyLog::new();
+        assert_ne!(
+            crate::version::pn_features() & crate::version::PN_FEATURE_PARALLEL,
+            0
+        );
+        for threads in [2u32, 4] {
+            let (_memory, solver) = solver(&config(threads));
+            let piles = if cfg!(miri) { 3..=5 } else { 0..=24 };
+            for n in piles {
+                let before = LOG.counts();
+                let mut pile = Pile {
+                    log: &LOG,
+                    ..Pile::new(n)
+                };
+                let (s, r) = value_parallel(solver, &pile.table());
+                assert_eq!(s, pn_status::Ok, "pile {n}, {threads} threads");
+                let wins = n % 4 != 0;
+                let want = if wins {
+                    pn_outcome::Win
+                } else {
+                    pn_outcome::Loss
+                };
+                assert_eq!(r.outcome, want as u32, "pile {n}");
+                if wins {
+                    assert_eq!((r.has_best_move, r.best_move), (1, n % 4), "pile {n}");
+                }
+                assert_eq!((r.stats.threads, r.distance), (threads, 0));
+                assert!(r.stats.jobs >= 1, "pile {n}");
+                assert!(n == 0 || r.stats.nodes >= 1, "pile {n}");
+                // One copy per thread, made before the search and reused by the second one
+                // of a lost pile; each freed once.
+                assert_eq!(since(&LOG, before), (threads, threads), "pile {n}");
+                assert_eq!((pile.stones, pile.to_move), (n, 0), "only read");
+
+                // Both players as the attacker.
+                for attacker in [0u32, 1] {
+                    let game = pile.table();
+                    let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+                    // SAFETY: as in `value_parallel`.
+                    let s = unsafe { pn_solve_parallel(solver, &game, attacker, null(), &mut r) };
+                    assert_eq!(s, pn_status::Ok);
+                    let proven = (attacker == 0) == wins;
+                    let want = if proven {
+                        pn_outcome::Proven
+                    } else {
+                        pn_outcome::Disproven
+                    };
+                    assert_eq!(r.outcome, want as u32, "pile {n}, attacker {attacker}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_parallel_solve_fills_the_table_the_serial_calls_use() {
+        static LOG: CopyLog = CopyLog::new();
+        let n = if cfg!(miri) { 9 } else { 23 };
+        let mut pile = Pile {
+            log: &LOG,
+            ..Pile::new(n)
+        };
+        let game = pile.table();
+        let serial = |solver| {
+            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+            // SAFETY: valid pointers; the pile outlives the call.
+            let s = unsafe { pn_solve(solver, &game, 0, null(), &mut r) };
+            assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Proven as u32));
+            r
+        };
+        let (_cold_memory, cold_solver) = solver(&config(2));
+        let cold = serial(cold_solver);
+
+        let (_memory, solver) = solver(&config(2));
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        // SAFETY: as in `value_parallel`.
+        let s = unsafe { pn_solve_parallel(solver, &game, 0, null(), &mut r) };
+        assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Proven as u32));
+        assert!(r.stats.table_stores > 0);
+        // The serial search finds the root solved in the table the workers filled.
+        let warm = serial(solver);
+        assert!(
+            warm.stats.nodes < cold.stats.nodes,
+            "warm {} vs cold {} nodes",
+            warm.stats.nodes,
+            cold.stats.nodes
+        );
+        assert!(warm.stats.table_hits > 0);
+        // The table still reads as a table: saved and loaded back.
+        let mut saved = vec![0u8; 8192];
+        let mut len = 0;
+        // SAFETY: valid pointers; `saved` does not overlap the solver.
+        unsafe {
+            assert_eq!(
+                pn_table_save(solver, saved.as_mut_ptr().cast(), saved.len(), &mut len),
+                pn_status::Ok
+            );
+            assert_eq!(
+                pn_table_load(solver, saved.as_ptr().cast(), len),
+                pn_status::Ok
+            );
+        }
+    }
+
+    #[test]
+    fn without_a_way_to_copy_the_game_nothing_is_searched_or_written() {
+        static LOG: CopyLog = CopyLog::new();
+        let (_memory, solver) = solver(&config(2));
+        let mut pile = Pile {
+            log: &LOG,
+            ..Pile::new(9)
+        };
+        let table = pile.table();
+        let cases = [
+            (
+                pn_game {
+                    clone: None,
+                    free: None,
+                    ..table
+                },
+                pn_status::MissingCallback,
+            ),
+            (
+                pn_game {
+                    free: None,
+                    ..table
+                },
+                pn_status::MissingCallback,
+            ),
+            (
+                pn_game {
+                    copy_size: size_of::<Pile>(),
+                    ..table
+                },
+                pn_status::InvalidArgument,
+            ),
+            (
+                pn_game {
+                    play: None,
+                    ..table
+                },
+                pn_status::MissingCallback,
+            ),
+        ];
+        for (game, want) in cases {
+            let untouched = pn_result::new(pn_status::Refuted, pn_outcome::Draw);
+            let mut r = untouched;
+            // SAFETY: as in `value_parallel`.
+            let s = unsafe { pn_solve_value_parallel(solver, &game, null(), &mut r) };
+            assert_eq!(s, want);
+            assert_eq!(r, untouched, "nothing written");
+        }
+        assert_eq!(LOG.counts(), (0, 0), "no copy made");
+    }
+
+    #[test]
+    fn a_clone_that_fails_ends_the_call_with_every_copy_freed_and_nothing_written() {
+        static FIRST: CopyLog = CopyLog::failing(1, CloneFailure::Error);
+        static THIRD: CopyLog = CopyLog::failing(3, CloneFailure::Error);
+        static NULL: CopyLog = CopyLog::failing(2, CloneFailure::Null);
+        static SAME: CopyLog = CopyLog::failing(1, CloneFailure::Same);
+        let (_memory, solver) = solver(&config(4));
+        for (log, want, made) in [
+            (&FIRST, pn_status::CallbackFailed, 0),
+            (&THIRD, pn_status::CallbackFailed, 2),
+            (&NULL, pn_status::CallbackInvalid, 1),
+            (&SAME, pn_status::CallbackInvalid, 0),
+        ] {
+            let mut pile = Pile {
+                log,
+                ..Pile::new(9)
+            };
+            let untouched = pn_result::new(pn_status::Refuted, pn_outcome::Draw);
+            let mut r = untouched;
+            let game = pile.table();
+            // SAFETY: as in `value_parallel`.
+            let s = unsafe { pn_solve_parallel(solver, &game, 0, null(), &mut r) };
+            assert_eq!(s, want);
+            assert_eq!(r, untouched, "nothing written");
+            assert_eq!(log.counts(), (made, made), "the copies made are freed");
+            assert_eq!((pile.stones, pile.to_move), (9, 0));
+        }
+    }
+
+    #[test]
+    fn plain_data_games_are_copied_byte_for_byte() {
+        static LOG: CopyLog = CopyLog::new();
+        let (_memory, solver) = solver(&config(2));
+        for n in if cfg!(miri) { 4..=5 } else { 0..=16 } {
+            let mut pile = Pile {
+                log: &LOG,
+                ..Pile::new(n)
+            };
+            let game = pn_game {
+                clone: None,
+                free: None,
+                copy_size: size_of::<Pile>(),
+                ..pile.table()
+            };
+            let (s, r) = value_parallel(solver, &game);
+            assert_eq!(s, pn_status::Ok);
+            let want = if n % 4 != 0 {
+                pn_outcome::Win
+            } else {
+                pn_outcome::Loss
+            };
+            assert_eq!(r.outcome, want as u32, "pile {n}");
+            assert_eq!((pile.stones, pile.to_move), (n, 0));
+        }
+        assert_eq!(LOG.counts(), (0, 0), "no clone callback called");
+    }
+
+    #[test]
+    fn garbage_from_a_copy_is_an_error_not_an_answer() {
+        static LOG: CopyLog = CopyLog::new();
+        let (_memory, solver) = solver(&config(2));
+        let mut pile = Pile {
+            log: &LOG,
+            bad_side: Some(7),
+            ..Pile::new(9)
+        };
+        let (s, r) = value_parallel(solver, &pile.table());
+        assert_eq!(s, pn_status::CallbackInvalid);
+        assert_eq!(r.outcome, pn_outcome::Unknown as u32);
+        assert_eq!(r.has_best_move, 0);
+        let (made, freed) = LOG.counts();
+        assert_eq!((made, freed), (2, 2));
+    }
+
+    #[test]
+    fn a_node_limit_ends_a_parallel_search_with_the_result_written() {
+        static LOG: CopyLog = CopyLog::new();
+        let (_memory, solver) = solver(&config(2));
+        let mut pile = Pile {
+            log: &LOG,
+            ..Pile::new(30)
+        };
+        let limits = pn_limits {
+            max_nodes: 1,
+            ..pn_limits::NONE
+        };
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        let game = pile.table();
+        // SAFETY: as in `value_parallel`.
+        let s = unsafe { pn_solve_value_parallel(solver, &game, &limits, &mut r) };
+        assert_eq!(s, pn_status::NodeLimit);
+        assert_eq!(r.outcome, pn_outcome::Unknown as u32);
+        assert!(r.stats.nodes >= 1 && r.stats.jobs >= 1);
+        assert_eq!(LOG.counts(), (2, 2));
+    }
+
+    #[test]
+    fn a_stop_before_the_call_stops_it_at_once_and_is_then_cleared() {
+        let (_memory, solver) = solver(&config(2));
+        let mut pile = Pile::new(10);
+        let game = pile.table();
+        // SAFETY: a valid solver.
+        assert_eq!(unsafe { pn_solver_stop(solver) }, pn_status::Ok);
+        let (s, r) = value_parallel(solver, &game);
+        assert_eq!(
+            (s, r.outcome),
+            (pn_status::Stopped, pn_outcome::Unknown as u32)
+        );
+        assert_eq!(r.stats.jobs, 0);
+        let (s, r) = value_parallel(solver, &game);
+        assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    }
+
+    #[test]
+    fn a_stop_from_another_thread_ends_a_parallel_search() {
+        static RELEASE: AtomicBool = AtomicBool::new(false);
+        static GENERATED: AtomicU32 = AtomicU32::new(0);
+        static LOG: CopyLog = CopyLog::new();
+        /// The solver pointer, sent to the searching thread.
+        struct Handle(*mut pn_solver);
+        // SAFETY: a solver may be used from any thread, one call at a time (its busy flag
+        // enforces that), and `pn_solver_stop` from any thread at any time.
+        unsafe impl Send for Handle {}
+        // A pile whose proof needs far more steps than a job runs between two looks at the
+        // stop flag (1024), with a table too small to hold it.
+        let stones = if cfg!(miri) { 1500 } else { 5000 };
+        let (_memory, solver) = solver(&pn_config {
+            max_depth: stones + 100,
+            ..config(2)
+        });
+        let handle = Handle(solver);
+        let searcher = std::thread::spawn(move || {
+            let handle = handle;
+            let mut pile = Pile {
+                wait_for: Some(&RELEASE),
+                generated: &GENERATED,
+                log: &LOG,
+                ..Pile::new(stones)
+            };
+            let game = pile.table();
+            let r = value_parallel(handle.0, &game);
+            (r, pile.stones)
+        });
+        // Wait until a worker is inside a callback, stop, then let the callback return.
+        while GENERATED.load(Ordering::Relaxed) == 0 {
+            std::thread::yield_now();
+        }
+        // SAFETY: the solver's memory lives until the end of this test; stop is the one call
+        // allowed while another thread uses the solver.
+        assert_eq!(unsafe { pn_solver_stop(solver) }, pn_status::Ok);
+        RELEASE.store(true, Ordering::Release);
+        let ((s, r), stones_after) = searcher.join().unwrap();
+        assert_eq!(s, pn_status::Stopped);
+        assert_eq!(r.outcome, pn_outcome::Unknown as u32);
+        assert_eq!(stones_after, stones);
+        assert_eq!(LOG.counts(), (2, 2));
+    }
+
+    #[test]
+    fn a_clone_the_spare_list_cannot_serve_copies_the_position_or_reports_why_not() {
+        static LOG: CopyLog = CopyLog::failing(4, CloneFailure::Error);
+        let mut pile = Pile {
+            log: &LOG,
+            ..Pile::new(6)
+        };
+        let table = pile.table();
+        let copies = Copies::new(&table).unwrap();
+        {
+            // SAFETY: the pile outlives the adapters; everything runs on this thread.
+            let root = unsafe { WorkerGame::<1>::root(&table, &copies, 3) }.unwrap();
+            // SAFETY: the pile is the game's own context, used by this thread only.
+            unsafe { copies.fill(table.ctx, 1) }.unwrap();
+            assert_eq!(copies.spare_count(), 1);
+            let spare = root.clone(); // the spare copy
+            assert_eq!(copies.spare_count(), 0);
+            let fresh = root.clone(); // copied now
+            let mut of_copy = spare.clone(); // a copy's copy, copied now
+            assert_eq!(LOG.counts(), (3, 0));
+            assert!(!fresh.has_failed() && fresh.side_to_move() == proofnum_core::Player::First);
+            of_copy.play(2);
+            of_copy.undo(2);
+            assert_eq!(of_copy.hash(), root.hash());
+            let broken = root.clone(); // the fourth clone call fails
+            assert!(broken.has_failed());
+            assert_eq!(broken.failure(), Some(pn_status::CallbackFailed));
+            assert_eq!(copies.failure(), Some(pn_status::CallbackFailed));
+            let broken_again = broken.clone(); // nothing to copy from
+            assert!(broken_again.has_failed());
+            assert_eq!(LOG.counts(), (3, 0));
+            // Dropped adapters: a failed one holds no copy, sound ones give theirs back.
+            drop((spare, fresh, of_copy, broken, broken_again));
+            assert_eq!(copies.spare_count(), 3);
+            assert_eq!(LOG.counts(), (3, 0));
+        }
+        drop(copies);
+        assert_eq!(
+            LOG.counts(),
+            (3, 3),
+            "the spare copies are freed with the list"
+        );
+        assert_eq!((pile.stones, pile.to_move), (6, 0));
     }
 }

@@ -1,8 +1,10 @@
 /*
  * The C ABI as a C99 program uses it: solves checked against independent oracles, memory
  * from a static array, the stack and malloc, every status code triggered on purpose, and
- * "nothing written on failure" checked byte for byte. Built with -Wall -Wextra -Wpedantic
- * -Werror under AddressSanitizer and UndefinedBehaviorSanitizer by run.sh.
+ * "nothing written on failure" checked byte for byte, and (in builds with
+ * PN_FEATURE_PARALLEL) the parallel calls against the same oracles, with every copy of the
+ * game counted. Built with -Wall -Wextra -Wpedantic -Werror under AddressSanitizer and
+ * UndefinedBehaviorSanitizer by run.sh (LeakSanitizer checks that no copy is lost).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -1026,6 +1028,418 @@ static void test_verify(void) {
     free(mem);
 }
 
+/* ---- The parallel calls ---- */
+
+/* A game position with a log of its copies: the game is the first member, so the game's own
+ * callbacks take a `counted *` as their context. Copies are malloc'ed byte copies. */
+typedef struct {
+    int made;       /* successful clones */
+    int freed;      /* frees */
+    int calls;      /* clone calls, failed ones included */
+    int fail_from;  /* the clone call (from 1) from which clone fails; 0: never */
+    int fail_mode;  /* 0: returns -1; 1: a NULL copy; 2: the original as its copy */
+} copy_log;
+
+typedef struct {
+    union {
+        ttt_t ttt;
+        nim_t nim;
+        c4_t c4;
+        faulty_t faulty;
+    } g;
+    copy_log *log;
+} counted;
+
+/* The log is shared by copies on different threads: atomic counters. */
+static int bump(int *counter) { return __atomic_add_fetch(counter, 1, __ATOMIC_SEQ_CST); }
+static int count_of(int *counter) { return __atomic_load_n(counter, __ATOMIC_SEQ_CST); }
+
+static int counted_clone(void *ctx, void **out_ctx) {
+    counted *c = (counted *)ctx;
+    counted *copy;
+    int call = bump(&c->log->calls);
+    if (c->log->fail_from != 0 && call >= c->log->fail_from) {
+        if (c->log->fail_mode == 0) return -1;
+        *out_ctx = c->log->fail_mode == 1 ? NULL : ctx;
+        return 0;
+    }
+    copy = (counted *)malloc(sizeof *copy);
+    if (copy == NULL) return -1;
+    memcpy(copy, c, sizeof *copy);
+    bump(&c->log->made);
+    *out_ctx = copy;
+    return 0;
+}
+
+static void counted_free(void *ctx) {
+    counted *c = (counted *)ctx;
+    bump(&c->log->freed);
+    free(c);
+}
+
+/* `base` (a game table over &c->g) with c as its context and the counting copy callbacks. */
+static pn_game counted_game(counted *c, pn_game base) {
+    base.ctx = c;
+    base.clone = counted_clone;
+    base.free = counted_free;
+    return base;
+}
+
+static int parallel_available(void) { return (pn_features() & PN_FEATURE_PARALLEL) != 0; }
+
+static pn_solver *parallel_solver(uint32_t threads, size_t table_bytes, void **memory) {
+    pn_config c = small_config(table_bytes, 48, 32);
+    c.threads = threads;
+    return malloc_solver(&c, memory);
+}
+
+/* Checks one value call: the oracle's value, one copy per thread made and freed, the
+ * position untouched, the statistics of a parallel call. */
+static void check_parallel_value(pn_solver *solver, const pn_game *game, counted *c,
+                                 uint32_t threads, int oracle) {
+    counted before = *c;
+    copy_log log_before = *c->log;
+    pn_result r = fresh_result();
+    CHECK_STATUS(pn_solve_value_parallel(solver, game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == (oracle > 0 ? PN_OUTCOME_WIN : oracle < 0 ? PN_OUTCOME_LOSS
+                                                                  : PN_OUTCOME_DRAW));
+    CHECK(r.stats.threads == threads && r.stats.jobs >= 1 && r.distance == 0);
+    CHECK(r.stats.worker_idle_per_mille <= 1000);
+    CHECK(count_of(&c->log->made) - log_before.made == (int)threads);
+    CHECK(count_of(&c->log->freed) - log_before.freed == (int)threads);
+    CHECK(memcmp(&before.g, &c->g, sizeof before.g) == 0); /* only read */
+}
+
+static void test_parallel_oracles(void) {
+    static const uint32_t thread_counts[2] = {2, 4};
+    copy_log log;
+    int t;
+    memset(&log, 0, sizeof log);
+    for (t = 0; t < 2; t++) {
+        const uint32_t threads = thread_counts[t];
+        void *mem = NULL;
+        pn_solver *solver = parallel_solver(threads, 1 << 20, &mem);
+        counted c;
+        pn_game game;
+        uint32_t i, a, b, d;
+
+        /* Tic-tac-toe: a draw; every first move too, and neither side can force a win. */
+        memset(&c, 0, sizeof c);
+        c.log = &log;
+        game = counted_game(&c, ttt_game(&c.g.ttt));
+        check_parallel_value(solver, &game, &c, threads, 0);
+        for (i = 0; i < 9; i++) {
+            ttt_play(&c.g.ttt, i);
+            check_parallel_value(solver, &game, &c, threads, ttt_negamax(&c.g.ttt));
+            ttt_undo(&c.g.ttt, i);
+        }
+        for (i = 0; i < 2; i++) {
+            pn_result r = fresh_result();
+            CHECK_STATUS(pn_solve_parallel(solver, &game, i, NULL, &r), PN_STATUS_OK);
+            CHECK(r.outcome == PN_OUTCOME_DISPROVEN);
+        }
+
+        /* Nim against Bouton's theorem; the winning move leaves a nim-sum of zero. Another
+         * game: a table cleared first (the two games' small hashes overlap). */
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        memset(&c, 0, sizeof c);
+        c.log = &log;
+        c.g.nim.n_piles = 3;
+        game = counted_game(&c, nim_game(&c.g.nim));
+        for (a = 1; a <= 5; a += 2) {
+            for (b = 0; b <= 4; b += 2) {
+                for (d = 1; d <= 6; d += 5) {
+                    pn_result r = fresh_result();
+                    int wins;
+                    c.g.nim.piles[0] = a, c.g.nim.piles[1] = b, c.g.nim.piles[2] = d;
+                    wins = nim_sum(&c.g.nim) != 0;
+                    check_parallel_value(solver, &game, &c, threads, wins ? 1 : -1);
+                    CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), PN_STATUS_OK);
+                    if (wins) {
+                        CHECK(r.has_best_move && nim_play(&c.g.nim, r.best_move) == 0);
+                        CHECK(nim_sum(&c.g.nim) == 0);
+                        nim_undo(&c.g.nim, r.best_move);
+                    }
+                }
+            }
+        }
+        free(mem);
+    }
+    printf("parallel: tic-tac-toe and nim agree with the oracles with 2 and 4 threads, %d copies "
+           "made and freed\n", count_of(&log.made));
+    CHECK(count_of(&log.made) == count_of(&log.freed) && count_of(&log.calls) == log.made);
+}
+
+/* Connect Four with real parallel work: against negamax, copies by clone or by bytes, and
+ * the table the workers filled used by a serial search after them. */
+static void test_parallel_connect4(int width, int height, uint32_t threads, int by_bytes) {
+    void *mem = NULL, *cold_mem = NULL;
+    pn_solver *solver = parallel_solver(threads, 1 << 20, &mem);
+    pn_solver *cold = parallel_solver(threads, 1 << 20, &cold_mem);
+    size_t memo_bytes = (size_t)1 << (width * (height + 1));
+    uint8_t *memo = (uint8_t *)calloc(memo_bytes, 1);
+    copy_log log;
+    counted c;
+    pn_game game;
+    pn_result r = fresh_result(), warm = fresh_result(), serial = fresh_result();
+    int oracle;
+    CHECK(memo != NULL);
+    memset(&log, 0, sizeof log);
+    memset(&c, 0, sizeof c);
+    c.log = &log;
+    c4_init(&c.g.c4, width, height);
+    oracle = c4_negamax(&c.g.c4, memo);
+    if (by_bytes) {
+        game = c4_game(&c.g.c4);
+        game.copy_size = sizeof c.g.c4; /* plain data: byte copies, no callbacks */
+    } else {
+        game = counted_game(&c, c4_game(&c.g.c4));
+    }
+    CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == (oracle > 0 ? PN_OUTCOME_WIN : oracle < 0 ? PN_OUTCOME_LOSS
+                                                                  : PN_OUTCOME_DRAW));
+    CHECK(r.stats.jobs > 1 && r.stats.threads == threads);
+    CHECK(c.g.c4.moves == 0 && c.g.c4.mask == 0);
+    CHECK(count_of(&log.made) == (by_bytes ? 0 : (int)threads));
+    CHECK(count_of(&log.freed) == count_of(&log.made));
+    /* The best move keeps the value. */
+    if (r.has_best_move) {
+        CHECK(c4_play(&c.g.c4, r.best_move) == 0);
+        CHECK(-c4_negamax(&c.g.c4, memo) == oracle);
+        c4_undo(&c.g.c4, r.best_move);
+    }
+    /* A serial search after the parallel one finds its work in the table. */
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &warm), PN_STATUS_OK);
+    CHECK_STATUS(pn_solve_value(cold, &game, NULL, &serial), PN_STATUS_OK);
+    CHECK(warm.outcome == r.outcome && serial.outcome == r.outcome);
+    CHECK(warm.stats.nodes < serial.stats.nodes);
+    printf("parallel connect four %dx%d, %u threads, %s copies: %s, %llu jobs, %llu nodes "
+           "(serial %llu), workers idle %u/1000; a serial search after it: %llu nodes\n",
+           width, height, (unsigned)threads, by_bytes ? "byte" : "cloned",
+           r.outcome == PN_OUTCOME_WIN ? "win" : r.outcome == PN_OUTCOME_LOSS ? "loss" : "draw",
+           (unsigned long long)r.stats.jobs, (unsigned long long)r.stats.nodes,
+           (unsigned long long)serial.stats.nodes, (unsigned)r.stats.worker_idle_per_mille,
+           (unsigned long long)warm.stats.nodes);
+    free(memo);
+    free(cold_mem);
+    free(mem);
+}
+
+static void test_parallel_copy_errors(void) {
+    void *mem = NULL;
+    pn_solver *solver = parallel_solver(4, 64 * 1024, &mem);
+    copy_log log;
+    counted c;
+    pn_game game, broken;
+    pn_result r;
+    int mode;
+    memset(&c, 0, sizeof c);
+    c.log = &log;
+    game = counted_game(&c, ttt_game(&c.g.ttt));
+
+    /* No way to copy the game, or two: nothing searched, nothing written. */
+    broken = game;
+    broken.clone = NULL;
+    broken.free = NULL;
+    r = poisoned_result();
+    CHECK_STATUS(pn_solve_value_parallel(solver, &broken, NULL, &r), PN_STATUS_MISSING_CALLBACK);
+    CHECK(result_is_poisoned(&r));
+    broken = game;
+    broken.free = NULL;
+    CHECK_STATUS(pn_solve_parallel(solver, &broken, 0, NULL, &r), PN_STATUS_MISSING_CALLBACK);
+    CHECK(result_is_poisoned(&r));
+    broken = game;
+    broken.copy_size = sizeof c;
+    CHECK_STATUS(pn_solve_parallel(solver, &broken, 0, NULL, &r), PN_STATUS_INVALID_ARGUMENT);
+    CHECK(result_is_poisoned(&r));
+
+    /* A clone that fails: at the first copy, at the third (two made, both freed), with a
+     * NULL copy, with the original as its copy. */
+    for (mode = 0; mode < 4; mode++) {
+        static const int fail_from[4] = {1, 3, 2, 1};
+        static const int fail_mode[4] = {0, 0, 1, 2};
+        static const pn_status want[4] = {PN_STATUS_CALLBACK_FAILED, PN_STATUS_CALLBACK_FAILED,
+                                          PN_STATUS_CALLBACK_INVALID,
+                                          PN_STATUS_CALLBACK_INVALID};
+        memset(&log, 0, sizeof log);
+        log.fail_from = fail_from[mode];
+        log.fail_mode = fail_mode[mode];
+        r = poisoned_result();
+        CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), want[mode]);
+        CHECK(result_is_poisoned(&r));
+        CHECK(log.made == fail_from[mode] - 1 && log.freed == log.made);
+    }
+
+    /* A copy's callback that fails or reports garbage: an error, not an answer, written as
+     * for a serial search, with every copy freed. */
+    for (mode = 0; mode < 2; mode++) {
+        static const enum fault faults[2] = {FAULT_PLAY_RETURNS_ERROR,
+                                             FAULT_OUTCOME_OUT_OF_RANGE};
+        static const pn_status want[2] = {PN_STATUS_CALLBACK_FAILED, PN_STATUS_CALLBACK_INVALID};
+        memset(&c, 0, sizeof c);
+        memset(&log, 0, sizeof log);
+        c.log = &log;
+        c.g.faulty.fault = faults[mode];
+        game = counted_game(&c, faulty_game(&c.g.faulty));
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        r = fresh_result();
+        CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), want[mode]);
+        CHECK(r.status == (uint32_t)want[mode]);
+        CHECK(r.outcome == PN_OUTCOME_UNKNOWN && r.has_best_move == 0);
+        CHECK(log.made == 4 && log.freed == 4);
+        CHECK(c.g.faulty.calls == 0); /* the game's own position was never played on */
+    }
+    free(mem);
+}
+
+typedef struct {
+    pn_solver *solver;
+    counted game;
+    copy_log log;
+    pn_status status;
+    pn_result result;
+} parallel_job;
+
+static void *run_parallel_search(void *arg) {
+    parallel_job *job = (parallel_job *)arg;
+    pn_game game = counted_game(&job->game, c4_game(&job->game.g.c4));
+    job->result = fresh_result();
+    job->status = pn_solve_value_parallel(job->solver, &game, NULL, &job->result);
+    return NULL;
+}
+
+typedef struct {
+    pn_solver *solver;
+    int reports;
+    int stop_at;
+    uint64_t last_nodes;
+    uint64_t last_elapsed_us;
+    int monotonic;
+} parallel_progress_log;
+
+/* From the worker threads, one call at a time: counts, checks growth, stops at `stop_at`. */
+static void on_parallel_progress(void *ctx, const pn_progress *p) {
+    parallel_progress_log *log = (parallel_progress_log *)ctx;
+    if (p->struct_size != sizeof *p || p->nodes < log->last_nodes ||
+        p->elapsed_us < log->last_elapsed_us) {
+        log->monotonic = 0;
+    }
+    log->last_nodes = p->nodes;
+    log->last_elapsed_us = p->elapsed_us;
+    if (++log->reports == log->stop_at) pn_solver_stop(log->solver);
+}
+
+static void test_parallel_limits_and_stop(void) {
+    const uint32_t threads = 2;
+    void *mem = NULL;
+    pn_solver *solver = parallel_solver(threads, 1 << 20, &mem);
+    copy_log log;
+    counted c;
+    pn_game game;
+    pn_limits limits = pn_limits_default();
+    pn_result r;
+    parallel_progress_log progress;
+    memset(&log, 0, sizeof log);
+    memset(&c, 0, sizeof c);
+    c.log = &log;
+    c4_init(&c.g.c4, 7, 6); /* standard Connect Four: far too big to solve here */
+    game = counted_game(&c, c4_game(&c.g.c4));
+
+    /* A node limit: the result is written; each thread's last job may overrun it. */
+    limits.max_nodes = 5000;
+    r = fresh_result();
+    CHECK_STATUS(pn_solve_value_parallel(solver, &game, &limits, &r), PN_STATUS_NODE_LIMIT);
+    CHECK(r.outcome == PN_OUTCOME_UNKNOWN && r.has_best_move == 0);
+    CHECK(r.stats.nodes >= 5000 && r.stats.nodes <= threads * 5000);
+
+    /* A time limit is wall time: no clock needed, and the clock is never called. */
+    limits = pn_limits_default();
+    limits.max_time_us = 300 * 1000;
+    r = fresh_result();
+    CHECK_STATUS(pn_solve_value_parallel(solver, &game, &limits, &r), PN_STATUS_TIME_LIMIT);
+    CHECK(r.outcome == PN_OUTCOME_UNKNOWN);
+    CHECK(r.stats.elapsed_us >= 300 * 1000 && r.stats.elapsed_us < 10 * 1000 * 1000);
+    printf("parallel time limit of 0.3 s: stopped after %.3f s, %llu nodes, %llu jobs\n",
+           (double)r.stats.elapsed_us / 1e6, (unsigned long long)r.stats.nodes,
+           (unsigned long long)r.stats.jobs);
+
+    /* Progress reports from the worker threads; the second stops the search. */
+    memset(&progress, 0, sizeof progress);
+    progress.solver = solver;
+    progress.stop_at = 2;
+    progress.monotonic = 1;
+    limits = pn_limits_default();
+    limits.progress = on_parallel_progress;
+    limits.progress_ctx = &progress;
+    r = fresh_result();
+    CHECK_STATUS(pn_solve_value_parallel(solver, &game, &limits, &r), PN_STATUS_STOPPED);
+    CHECK(progress.reports >= 2 && progress.monotonic);
+    CHECK(progress.last_nodes <= r.stats.nodes);
+    CHECK(c.g.c4.moves == 0 && c.g.c4.mask == 0);
+    CHECK(count_of(&log.made) == 3 * (int)threads && count_of(&log.freed) == log.made);
+    free(mem);
+
+    /* A stop from another thread. */
+    {
+        parallel_job job;
+        pthread_t thread;
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        memset(&job, 0, sizeof job);
+        job.solver = parallel_solver(4, 1 << 20, &mem);
+        job.game.log = &job.log;
+        c4_init(&job.game.g.c4, 7, 6);
+        CHECK(pthread_create(&thread, NULL, run_parallel_search, &job) == 0);
+        nanosleep(&pause, NULL);
+        CHECK_STATUS(pn_solver_stop(job.solver), PN_STATUS_OK);
+        CHECK(pthread_join(thread, NULL) == 0);
+        CHECK_STATUS(job.status, PN_STATUS_STOPPED);
+        CHECK(job.result.outcome == PN_OUTCOME_UNKNOWN);
+        CHECK(job.game.g.c4.moves == 0 && job.game.g.c4.mask == 0);
+        CHECK(job.log.made == 4 && job.log.freed == 4);
+        printf("parallel search stopped from another thread after %llu nodes, %llu jobs\n",
+               (unsigned long long)job.result.stats.nodes,
+               (unsigned long long)job.result.stats.jobs);
+        free(mem);
+    }
+}
+
+/* Callers built against the first header: smaller pn_game and pn_result still work, and the
+ * result is written only up to the caller's size. */
+static void test_first_struct_versions(void) {
+    const size_t game_v1 = offsetof(pn_game, copy_size);
+    const size_t result_v1 = offsetof(pn_result, stats) + offsetof(pn_stats, jobs);
+    void *mem = NULL;
+    pn_solver *solver = parallel_solver(2, 64 * 1024, &mem);
+    copy_log log;
+    counted c;
+    pn_game game;
+    pn_result r;
+    memset(&log, 0, sizeof log);
+    memset(&c, 0, sizeof c);
+    c.log = &log;
+    game = counted_game(&c, ttt_game(&c.g.ttt));
+    game.struct_size = game_v1;
+    game.copy_size = 12345; /* past the caller's struct: never read */
+
+    r = poisoned_result();
+    r.struct_size = result_v1;
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.struct_size == result_v1 && r.outcome == PN_OUTCOME_DRAW && r.stats.nodes > 0);
+    CHECK(all_bytes_are((const unsigned char *)&r + result_v1, sizeof r - result_v1, POISON));
+    if (parallel_available()) {
+        r = poisoned_result();
+        r.struct_size = result_v1;
+        CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), PN_STATUS_OK);
+        CHECK(r.struct_size == result_v1 && r.outcome == PN_OUTCOME_DRAW);
+        CHECK(all_bytes_are((const unsigned char *)&r + result_v1, sizeof r - result_v1, POISON));
+        CHECK(log.made == 2 && log.freed == 2);
+    }
+    /* A size that was never a version. */
+    game.struct_size = game_v1 - 4;
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_BAD_STRUCT_SIZE);
+    free(mem);
+}
+
 int main(void) {
     test_version();
     test_status_strings();
@@ -1044,6 +1458,14 @@ int main(void) {
     test_repetition_rules();
     test_principal_variation();
     test_verify();
+    test_first_struct_versions();
+    if (parallel_available()) {
+        test_parallel_oracles();
+        test_parallel_connect4(4, 4, 2, 0);
+        test_parallel_connect4(5, 4, 4, 1);
+        test_parallel_copy_errors();
+        test_parallel_limits_and_stop();
+    }
 
     /* Every status code was triggered on purpose above, except the internal error (a bug;
      * the Rust tests trigger it with a deliberate panic) and, in builds with the parallel

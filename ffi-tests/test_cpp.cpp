@@ -1,7 +1,9 @@
 // The C ABI from C++ through the RAII wrapper (include/proofnum.hpp): games as classes,
 // solves checked against independent oracles, memory owned by the wrapper, from a static
 // array and from the stack, exceptions that must not cross the library, a stop from a
-// std::thread, and the table through vectors. Built as C++11 and C++17 by run.sh.
+// std::thread, the table through vectors, and the parallel calls with counted copies. Built as
+// C++11 and C++17 by run.sh.
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -80,12 +82,39 @@ private:
     int plays_;
 };
 
+// Connect Four whose objects are counted, for the parallel calls' copies (made with the copy
+// constructor, released with delete): every copy must be destroyed by the time a call
+// returns. The copy constructor can be told to throw.
+class CountedConnectFour : public ConnectFour {
+public:
+    static std::atomic<int> live;
+    static std::atomic<int> copies;
+    static std::atomic<int> throw_at_copy;  // the copy number that throws, counting from 1; 0: none
+
+    CountedConnectFour(int width, int height) : ConnectFour(width, height) { ++live; }
+    CountedConnectFour(const CountedConnectFour &other) : ConnectFour(other) {
+        const int n = ++copies;
+        if (throw_at_copy != 0 && n >= throw_at_copy) throw std::runtime_error("no copy today");
+        ++live;
+    }
+    CountedConnectFour &operator=(const CountedConnectFour &) = delete;
+    ~CountedConnectFour() { --live; }
+};
+
+std::atomic<int> CountedConnectFour::live(0);
+std::atomic<int> CountedConnectFour::copies(0);
+std::atomic<int> CountedConnectFour::throw_at_copy(0);
+
 }  // namespace
 
 // Stones only accumulate in Connect Four: declare it acyclic (tic-tac-toe keeps the default
 // draw rule, so both paths of the wrapper are used).
 template <>
 struct proofnum::GameTraits<ConnectFour> {
+    static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+};
+template <>
+struct proofnum::GameTraits<CountedConnectFour> {
     static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
 };
 
@@ -272,6 +301,8 @@ void test_table_through_vectors() {
     CHECK_STATUS(thrown, PN_STATUS_TABLE_BAD_MAGIC);
 }
 
+bool parallel_available() { return (pn_features() & PN_FEATURE_PARALLEL) != 0; }
+
 void test_parallel_calls_exist() {
     proofnum::Solver solver(config(4096, 16, 9));
     ttt_t t;
@@ -279,10 +310,82 @@ void test_parallel_calls_exist() {
     pn_game game = ttt_game(&t);
     pn_result r = pn_result();
     r.struct_size = sizeof r;
-    if ((pn_features() & PN_FEATURE_PARALLEL) == 0) {
+    if (!parallel_available()) {
         CHECK_STATUS(pn_solve_parallel(solver.get(), &game, PN_SIDE_FIRST, nullptr, &r),
                      PN_STATUS_UNSUPPORTED);
+        CountedConnectFour c4(4, 4);
+        proofnum::Result w = solver.solve_value_parallel(c4);
+        CHECK_STATUS(w.status, PN_STATUS_UNSUPPORTED);
+        CHECK(w.result.outcome == PN_OUTCOME_UNKNOWN && w.result.stats.nodes == 0);
     }
+}
+
+pn_config parallel_config(uint32_t threads) {
+    pn_config c = config(1 << 20, 48, 8);
+    c.threads = threads;
+    return c;
+}
+
+// Connect Four with worker threads through the wrapper: the oracle's values, one copy per
+// thread and call, every copy destroyed.
+void test_parallel_connect_four(int width, int height, uint32_t threads) {
+    proofnum::Solver solver(parallel_config(threads));
+    CountedConnectFour game(width, height);
+    std::vector<uint8_t> memo(std::size_t(1) << (width * (height + 1)), 0);
+    const int oracle = c4_negamax(&game.board(), memo.data());
+    const int live = CountedConnectFour::live;
+    const int copies = CountedConnectFour::copies;
+    proofnum::Result r = solver.solve_value_parallel(game);
+    CHECK_STATUS(r.status, PN_STATUS_OK);
+    CHECK(r.result.outcome == expected_outcome(oracle));
+    CHECK(r.result.stats.threads == threads && r.result.stats.jobs >= 1);
+    CHECK(CountedConnectFour::copies - copies == int(threads));
+    CHECK(CountedConnectFour::live == live);
+    CHECK(game.board().moves == 0);
+    // After each first move, both players as the attacker.
+    for (int col = 0; col < width; col++) {
+        game.play(uint32_t(col));
+        int v = c4_negamax(&game.board(), memo.data());
+        proofnum::Result a = solver.solve_parallel(game, PN_SIDE_SECOND);
+        proofnum::Result b = solver.solve_parallel(game, PN_SIDE_FIRST);
+        CHECK(a.solved() && b.solved());
+        CHECK(a.result.outcome == (v > 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+        CHECK(b.result.outcome == (v < 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+        game.undo(uint32_t(col));
+    }
+    CHECK(CountedConnectFour::live == live);
+}
+
+// A copy constructor that throws: the exception stays in C++, the call fails without an
+// answer, and the copies made before it are destroyed.
+void test_parallel_copy_that_throws() {
+    proofnum::Solver solver(parallel_config(4));
+    CountedConnectFour game(4, 4);
+    const int live = CountedConnectFour::live;
+    CountedConnectFour::throw_at_copy = CountedConnectFour::copies + 3;
+    proofnum::Result r = solver.solve_value_parallel(game);
+    CountedConnectFour::throw_at_copy = 0;
+    CHECK_STATUS(r.status, PN_STATUS_CALLBACK_FAILED);
+    CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN && r.result.stats.nodes == 0);
+    CHECK(CountedConnectFour::live == live);
+    r = solver.solve_value_parallel(game);
+    CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);  // 4 x 4 is a draw
+}
+
+void test_parallel_stop_from_a_thread() {
+    proofnum::Solver solver(parallel_config(2));
+    CountedConnectFour game(7, 6);  // far too big to solve in this test
+    const int live = CountedConnectFour::live;
+    proofnum::Result r;
+    r.status = PN_STATUS_OK;
+    std::thread worker([&] { r = solver.solve_value_parallel(game); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    solver.stop();
+    worker.join();
+    CHECK_STATUS(r.status, PN_STATUS_STOPPED);
+    CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN);
+    CHECK(game.board().moves == 0);
+    CHECK(CountedConnectFour::live == live);
 }
 
 }  // namespace
@@ -297,6 +400,12 @@ int main() {
     test_table_through_vectors();
     test_principal_variation_and_verify();
     test_parallel_calls_exist();
+    if (parallel_available()) {
+        test_parallel_connect_four(4, 4, 2);
+        test_parallel_connect_four(5, 4, 4);
+        test_parallel_copy_that_throws();
+        test_parallel_stop_from_a_thread();
+    }
 #if __cplusplus >= 201703L
     return finish("ffi-tests/test_cpp (C++17)");
 #else

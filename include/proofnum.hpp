@@ -7,6 +7,9 @@
  *   proofnum::Result r = solver.solve_value(game);
  *   if (r.solved() && r.result.outcome == PN_OUTCOME_WIN) play(r.result.best_move);
  *
+ *   proofnum::Result p = solver.solve_value_parallel(game);  // pn_config.threads workers,
+ *                                                            // each on its own copy of game
+ *
  * Construction and the table calls throw proofnum::Error; solve calls return a Result whose
  * status says whether the search found an answer (running out of budget is not exceptional).
  * Exceptions thrown by a game's methods are caught before they reach the library and reported
@@ -62,7 +65,8 @@ struct GameTraits {
     static const uint32_t repetition_rule = PN_REPETITION_DRAW;
 };
 
-/// Turns a class into a pn_game. The class needs:
+/// Turns a class into a pn_game (and, for the parallel calls, one that copies it). The class
+/// needs:
 ///   pn_side     side_to_move() const;
 ///   uint64_t    hash() const;
 ///   pn_outcome  outcome() const;            // UNKNOWN, WIN, LOSS or DRAW for the side to move
@@ -70,6 +74,8 @@ struct GameTraits {
 ///                                           // writes up to cap moves, returns how many exist
 ///   void        play(uint32_t move);
 ///   void        undo(uint32_t move);
+/// and, for parallel_table, a copy constructor making an independent copy (the parallel calls
+/// run the methods of different copies on different threads at the same time).
 template <class G>
 class Game {
 public:
@@ -84,6 +90,16 @@ public:
         t.play = &play;
         t.undo = &undo;
         t.repetition_rule = GameTraits<G>::repetition_rule;
+        return t;
+    }
+
+    /// As table, with clone and free for the parallel calls: a copy is `new G(game)`, released
+    /// with `delete`; a copy constructor that throws makes the call return
+    /// PN_STATUS_CALLBACK_FAILED (the copies already made are released).
+    static pn_game parallel_table(G &game) noexcept {
+        pn_game t = table(game);
+        t.clone = &clone;
+        t.free = &release;
         return t;
     }
 
@@ -139,6 +155,15 @@ private:
             return -1;
         }
     }
+    static int clone(void *ctx, void **out_ctx) noexcept {
+        try {
+            *out_ctx = new G(self(ctx));
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static void release(void *ctx) noexcept { delete static_cast<G *>(ctx); }
 };
 
 /// A solver: in memory the wrapper allocates, or in memory the caller lends. Move-only.
@@ -210,6 +235,37 @@ public:
     Result solve_value_table(const pn_game &game, const pn_limits *limits = nullptr) {
         Result r = empty();
         r.status = pn_solve_value(solver_, &game, limits, &r.result);
+        return r;
+    }
+
+    /// Can `attacker` force a win? With the configuration's `threads` worker threads, each on
+    /// its own copy of `game`; see pn_solve_parallel. PN_STATUS_UNSUPPORTED unless pn_features()
+    /// has PN_FEATURE_PARALLEL.
+    template <class G>
+    Result solve_parallel(G &game, pn_side attacker, const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::parallel_table(game);
+        return solve_parallel_table(t, attacker, limits);
+    }
+
+    /// The value for the side to move, with worker threads. See pn_solve_value_parallel.
+    template <class G>
+    Result solve_value_parallel(G &game, const pn_limits *limits = nullptr) {
+        pn_game t = Game<G>::parallel_table(game);
+        return solve_value_parallel_table(t, limits);
+    }
+
+    /// pn_solve_parallel with a callback table made by hand.
+    Result solve_parallel_table(const pn_game &game, pn_side attacker,
+                                const pn_limits *limits = nullptr) {
+        Result r = empty();
+        r.status = pn_solve_parallel(solver_, &game, attacker, limits, &r.result);
+        return r;
+    }
+
+    /// pn_solve_value_parallel with a callback table made by hand.
+    Result solve_value_parallel_table(const pn_game &game, const pn_limits *limits = nullptr) {
+        Result r = empty();
+        r.status = pn_solve_value_parallel(solver_, &game, limits, &r.result);
         return r;
     }
 

@@ -23,7 +23,9 @@
 //! which alignment a [`pn_config`] needs, [`pn_solver_init`] builds the solver inside that
 //! memory (the solver object, its transposition table, its search stack and its move buffer,
 //! all from the one buffer), and there is nothing to free: the caller owns the memory and may
-//! reuse it once the solver is no longer used.
+//! reuse it once the solver is no longer used. The parallel calls are the exception: they
+//! allocate threads, search stacks, the root tree and copies of the game, and free all of it
+//! before returning (see [`parallel`]).
 //!
 //! # Features
 //! - `std` (default): the parallel solver's calls. Without it they exist and return

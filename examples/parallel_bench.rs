@@ -1,7 +1,9 @@
 //! Parallel PN-DFPN benchmark: positions that take one thread seconds to a minute, solved with
 //! 1, 2, 4 and 8 worker threads over one shared table, next to serial df-pn on the same table
 //! size. Prints per run: wall time, MID calls, jobs, worker idle share, coordinator (tree lock)
-//! busy share, and the speed-up over one thread; then medians over `--runs`.
+//! busy share; then medians over `--runs` and the speed-up over the first thread count of
+//! `--threads` (the median of per-round ratios: rounds run every thread count back to back,
+//! so a machine shared with other jobs slows them alike).
 //!
 //! ```sh
 //! cargo run --release --features std --example parallel_bench              # every position
@@ -10,7 +12,7 @@
 //!
 //! Options: `--game c4|uttt|all` (default all), `--threads LIST` (default 1,2,4,8),
 //! `--runs N` (default 3), `--table-mib N` (default 256), `--job-work N`, `--split-work N`,
-//! `--serial` (also time serial df-pn), `--cap SECONDS` (per solve, default 300).
+//! `--serial` (also time serial df-pn), `--no-thresholds` (jobs run to their budget), `--cap SECONDS` (per solve, default 300).
 
 use std::time::{Duration, Instant};
 
@@ -40,6 +42,7 @@ struct Options {
     job_work: Option<u64>,
     split_work: Option<u64>,
     serial: bool,
+    no_thresholds: bool,
     cap: Duration,
 }
 
@@ -52,6 +55,7 @@ fn parse() -> Options {
         job_work: None,
         split_work: None,
         serial: false,
+        no_thresholds: false,
         cap: Duration::from_secs(300),
     };
     let mut args = std::env::args().skip(1);
@@ -70,6 +74,7 @@ fn parse() -> Options {
             "--job-work" => o.job_work = Some(v().parse().expect("--job-work N")),
             "--split-work" => o.split_work = Some(v().parse().expect("--split-work N")),
             "--serial" => o.serial = true,
+            "--no-thresholds" => o.no_thresholds = true,
             "--cap" => o.cap = Duration::from_secs_f64(v().parse().expect("--cap SECONDS")),
             _ => panic!("unknown option {a}; see the example's docs"),
         }
@@ -130,59 +135,67 @@ where
         "  {:>7} {:>12} {:>9} {:>12} {:>8} {:>7} {:>7} {:>8}",
         "threads", "result", "wall s", "MID calls", "jobs", "idle%", "lock%", "speedup"
     );
-    let mut one_thread = None;
-    for &threads in &o.threads {
-        let defaults = ParallelConfig::default();
-        let config = ParallelConfig {
-            threads,
-            job_work: o.job_work.unwrap_or(defaults.job_work),
-            split_work: o.split_work.unwrap_or(defaults.split_work),
-            max_moves,
-            ..defaults
-        };
-        let solver = ParallelSolver::new(config).unwrap();
-        let rows: Vec<Row> = (0..o.runs)
-            .map(|_| {
-                let table = SharedTable::new(memory).unwrap();
-                let mut limits = ParallelLimits {
-                    max_time: Some(o.cap),
-                    ..ParallelLimits::none()
-                };
-                let r = solver.solve(game, attacker, &table, &mut limits);
-                Row {
-                    seconds: r.stats.elapsed.as_secs_f64(),
-                    mid_calls: r.stats.mid_calls,
-                    jobs: r.stats.jobs,
-                    idle: r.stats.worker_idle_share,
-                    busy: r.stats.coordinator_busy_share,
-                    status: r.status,
-                }
+    // Rounds interleave the thread counts, so that drifting machine load hits them alike; the
+    // speed-up is the median over rounds of that round's one-thread time over its N-thread time.
+    let solvers: Vec<ParallelSolver> = o
+        .threads
+        .iter()
+        .map(|&threads| {
+            let defaults = ParallelConfig::default();
+            ParallelSolver::new(ParallelConfig {
+                threads,
+                job_work: o.job_work.unwrap_or(defaults.job_work),
+                split_work: o.split_work.unwrap_or(defaults.split_work),
+                max_moves,
+                job_thresholds: !o.no_thresholds,
+                ..defaults
             })
-            .collect();
-        for r in &rows {
+            .unwrap()
+        })
+        .collect();
+    let mut rows: Vec<Vec<Row>> = o.threads.iter().map(|_| Vec::new()).collect();
+    for _ in 0..o.runs {
+        for (i, solver) in solvers.iter().enumerate() {
+            let table = SharedTable::new(memory).unwrap();
+            let mut limits = ParallelLimits {
+                max_time: Some(o.cap),
+                ..ParallelLimits::none()
+            };
+            let r = solver.solve(game, attacker, &table, &mut limits);
+            let row = Row {
+                seconds: r.stats.elapsed.as_secs_f64(),
+                mid_calls: r.stats.mid_calls,
+                jobs: r.stats.jobs,
+                idle: r.stats.worker_idle_share,
+                busy: r.stats.coordinator_busy_share,
+                status: r.status,
+            };
             println!(
                 "  {:>7} {:>12} {:>9.2} {:>12} {:>8} {:>7.1} {:>7.2}",
-                threads,
-                r.status.to_string(),
-                r.seconds,
-                r.mid_calls,
-                r.jobs,
-                r.idle * 100.0,
-                r.busy * 100.0
+                o.threads[i],
+                row.status.to_string(),
+                row.seconds,
+                row.mid_calls,
+                row.jobs,
+                row.idle * 100.0,
+                row.busy * 100.0
             );
+            rows[i].push(row);
         }
-        let secs = median(rows.iter().map(|r| r.seconds).collect());
-        let base = *one_thread.get_or_insert(secs);
+    }
+    let base: Vec<f64> = rows[0].iter().map(|r| r.seconds).collect();
+    for (i, rows) in rows.iter().enumerate() {
+        let speedup = median(rows.iter().zip(&base).map(|(r, b)| b / r.seconds).collect());
         println!(
             "  {:>7} {:>12} {:>9.2} {:>12.0} {:>8.0} {:>7.1} {:>7.2} {:>7.2}x",
-            format!("{threads} med"),
+            format!("{} med", o.threads[i]),
             "",
-            secs,
+            median(rows.iter().map(|r| r.seconds).collect()),
             median(rows.iter().map(|r| r.mid_calls as f64).collect()),
             median(rows.iter().map(|r| r.jobs as f64).collect()),
             median(rows.iter().map(|r| r.idle * 100.0).collect()),
             median(rows.iter().map(|r| r.busy * 100.0).collect()),
-            base / secs
+            speedup
         );
     }
 }

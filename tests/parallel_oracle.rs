@@ -118,6 +118,7 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
                 epsilon,
                 search_stale_entries: rng.chance(30),
             },
+            job_thresholds: rng.chance(50),
             max_depth: MAX_DEPTH,
             max_moves: MAX_MOVES,
         };

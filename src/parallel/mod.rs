@@ -38,7 +38,7 @@ use crate::dfpn::{Dfpn, DfpnConfig, Job, MAX_STACK_DEPTH};
 use crate::game::{Game, Player, Value};
 use crate::limits::{Limits, Reason};
 use crate::memory::MemoryError;
-use crate::number::{INFINITE, Numbers};
+use crate::number::Numbers;
 use crate::result::{SearchResult, Status};
 use crate::table::{SharedTable, TableStats};
 
@@ -56,6 +56,10 @@ pub struct ParallelConfig {
     pub split_work: u64,
     /// The df-pn settings of the jobs.
     pub dfpn: DfpnConfig,
+    /// Give each job the MID thresholds serial df-pn would give its leaf (from the root tree's
+    /// virtual numbers, with the 1+ε trick), so it returns once another leaf is most-proving,
+    /// instead of running until its budget is spent.
+    pub job_thresholds: bool,
     /// Deepest line (root history, tree path and job together) a worker's stack holds.
     pub max_depth: usize,
     /// Most moves a position may have.
@@ -69,6 +73,7 @@ impl Default for ParallelConfig {
             job_work: 20_000,
             split_work: 40_000,
             dfpn: DfpnConfig::default(),
+            job_thresholds: true,
             max_depth: 256,
             max_moves: 128,
         }
@@ -465,6 +470,7 @@ fn combine_stats(a: &ParallelStats, b: &ParallelStats) -> ParallelStats {
 /// A job handed to a worker.
 struct Assignment {
     node: NodeId,
+    threshold: Numbers,
     max_work: u64,
     max_nodes: u64,
     max_time_us: u64,
@@ -550,7 +556,7 @@ where
             };
             let job = Job {
                 attacker: self.attacker,
-                threshold: Numbers::new(INFINITE, INFINITE),
+                threshold: a.threshold,
                 history: &history,
             };
             let mut result = dfpn.search(&mut game, &job, &mut handle, &mut limits);
@@ -590,7 +596,11 @@ where
             self.halt_with(state, reason);
             return None;
         }
-        let node = state.tree.select(path)?;
+        let epsilon = self
+            .config
+            .job_thresholds
+            .then_some(self.config.dfpn.epsilon);
+        let (node, threshold) = state.tree.select(path, epsilon)?;
         // A job measures time from its own start.
         let max_time_us = match self.max_time {
             Some(t) => t.saturating_sub(elapsed).as_micros() as u64,
@@ -598,6 +608,7 @@ where
         };
         Some(Assignment {
             node,
+            threshold,
             max_work: self.config.job_work.min(self.max_work - state.mid_calls),
             max_nodes: self.max_nodes - state.nodes,
             max_time_us,

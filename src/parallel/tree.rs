@@ -14,7 +14,7 @@
 
 use std::vec::Vec;
 
-use crate::number::{self, INFINITE, Numbers};
+use crate::number::{self, Epsilon, INFINITE, Numbers};
 
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type NodeId = u32;
@@ -135,9 +135,19 @@ impl<M: Copy + Default> Tree<M> {
 
     /// Picks the most-proving leaf by virtual numbers, marks it busy and returns it with the
     /// moves from the root to it; `None` when every open leaf already has a job.
-    pub(crate) fn select(&mut self, path: &mut Vec<M>) -> Option<NodeId> {
+    ///
+    /// With `epsilon`, the leaf also gets the MID thresholds serial df-pn would give it on the
+    /// way down from a root with infinite thresholds (by virtual numbers), so its job returns
+    /// as soon as another leaf becomes most-proving; without, infinite thresholds (the job runs
+    /// until its budget is spent or its leaf is solved).
+    pub(crate) fn select(
+        &mut self,
+        path: &mut Vec<M>,
+        epsilon: Option<Epsilon>,
+    ) -> Option<(NodeId, Numbers)> {
         path.clear();
         let mut id = Self::ROOT;
+        let mut threshold = Numbers::new(INFINITE, INFINITE);
         loop {
             let node = &self.nodes[id as usize];
             if node.virt.is_solved() {
@@ -148,15 +158,30 @@ impl<M: Copy + Default> Tree<M> {
             }
             // The child with the smallest φ in this node's view; its virtual numbers are
             // unsolved because this node's are.
-            let best = node
-                .children
-                .iter()
-                .copied()
-                .min_by_key(|&c| {
-                    let c = &self.nodes[c as usize];
-                    in_parent_view(c.virt, c.flip).phi
-                })
-                .expect("an internal node has children");
+            let mut best = node.children[0];
+            let mut best_phi = INFINITE;
+            let mut second_phi = INFINITE;
+            for &c in &node.children {
+                let c_node = &self.nodes[c as usize];
+                let p = in_parent_view(c_node.virt, c_node.flip).phi;
+                if p < best_phi {
+                    second_phi = best_phi;
+                    best_phi = p;
+                    best = c;
+                } else if p < second_phi {
+                    second_phi = p;
+                }
+            }
+            if let Some(epsilon) = epsilon {
+                let child = &self.nodes[best as usize];
+                let phi_t = number::child_delta_threshold(threshold.phi, second_phi, epsilon);
+                let delta_t = number::child_phi_threshold(
+                    threshold.delta,
+                    node.virt.delta,
+                    in_parent_view(child.virt, child.flip).delta,
+                );
+                threshold = in_parent_view(Numbers::new(phi_t, delta_t), child.flip);
+            }
             path.push(self.nodes[best as usize].mv);
             id = best;
         }
@@ -166,7 +191,7 @@ impl<M: Copy + Default> Tree<M> {
         node.virt = leaning(node.real);
         self.for_each_ancestor(id, |n| n.busy_below += 1);
         self.propagate(id);
-        Some(id)
+        Some((id, threshold))
     }
 
     /// Takes a job's result for node `id`: its numbers, MID calls, best move and the numbers of
@@ -320,10 +345,13 @@ mod tests {
     fn the_root_expands_after_its_first_job_and_jobs_spread_by_virtual_numbers() {
         let mut tree = Tree::<u8>::new(1000);
         let mut path = Vec::new();
-        assert_eq!(tree.select(&mut path), Some(Tree::<u8>::ROOT));
+        assert_eq!(
+            tree.select(&mut path, None).map(|(id, _)| id),
+            Some(Tree::<u8>::ROOT)
+        );
         assert!(path.is_empty());
         // Every open leaf is busy: nothing more to hand out.
-        assert_eq!(tree.select(&mut path), None);
+        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
         // Three children; in the root's view their φ are 3, 1 and 2 (their own δ).
         tree.complete(
             0,
@@ -333,12 +361,12 @@ mod tests {
             &kids(&[(2, 3), (4, 1), (1, 2)]),
         );
         assert_eq!(tree.root().real, Numbers::new(1, 7));
-        let first = tree.select(&mut path).unwrap();
+        let first = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
         assert_eq!(path, [1]);
         // The busy child leans towards a win for its side to move (φ=4 ≥ δ=1: a loss for it,
         // so a win for the root), so the root is virtually won and nothing more is handed out.
         assert!(tree.root().virt.is_win());
-        assert_eq!(tree.select(&mut path), None);
+        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
         // The job comes back unsolved and worse for the root: the next job goes to child 2.
         tree.complete(first, Numbers::new(1, 5), 10, None, &kids(&[(5, 1)]));
         assert_eq!(
@@ -346,7 +374,7 @@ mod tests {
             0,
             "below split work"
         );
-        let second = tree.select(&mut path).unwrap();
+        let second = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
         assert_eq!(path, [2]);
         assert_ne!(second, first);
     }
@@ -355,21 +383,21 @@ mod tests {
     fn a_solved_child_solves_the_root_and_subtrees_are_freed_when_idle() {
         let mut tree = Tree::<u8>::new(0);
         let mut path = Vec::new();
-        let root = tree.select(&mut path).unwrap();
+        let root = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
         // Both children lean towards a win for their side to move, so a job on one does not
         // decide the root and the other gets a job too.
         tree.complete(root, Numbers::new(2, 2), 1, None, &kids(&[(1, 2), (1, 2)]));
-        let a = tree.select(&mut path).unwrap();
+        let a = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
         assert_eq!(path, [0]);
-        let b = tree.select(&mut path).unwrap();
+        let b = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
         assert_eq!(path, [1]);
         assert_ne!(a, b);
         assert!(tree.root().virt.is_loss());
-        assert_eq!(tree.select(&mut path), None);
+        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
         // `a` expands (split work 0) into two grandchildren.
         tree.complete(a, Numbers::new(1, 2), 5, None, &kids(&[(1, 1), (1, 1)]));
         assert_eq!(tree.live, 5);
-        let c = tree.select(&mut path).unwrap();
+        let c = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
         assert_eq!(path.len(), 2);
         // Grandchild lost for its mover: `a` is won for its mover, a loss for the root.
         tree.complete(c, Numbers::LOSS, 3, Some(7), &[]);
@@ -379,6 +407,6 @@ mod tests {
         tree.complete(b, Numbers::LOSS, 3, None, &[]);
         assert!(tree.root().real.is_win());
         assert_eq!(tree.root_best(), Some(1));
-        assert_eq!(tree.select(&mut path), None);
+        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
     }
 }

@@ -68,13 +68,9 @@ fn check<const RULE: u8>(
             // The reported move must be a winning move by the oracle too.
             let mv = r.best_move.expect("a proven interior root has a best move");
             let child = mv as u32;
-            let value = child_value::<RULE>(graph, child);
-            let mover = graph.node(child).mover;
-            let attacker_wins_child = (mover == attacker && value == Value::Win)
-                || (mover != attacker && value == Value::Loss);
             assert!(
-                attacker_wins_child,
-                "{context}: best move {mv:#x} does not win (child value {value:?})"
+                graph.child_wins_for(child, attacker, RULE == BY_POSITION),
+                "{context}: best move {mv:#x} does not win"
             );
         }
     }
@@ -180,38 +176,14 @@ fn check_proof_tools<'g, const RULE: u8>(
     );
 }
 
-/// The oracle's value of `child` reached from the root, for the child's side to move.
-///
-/// It is the root's value when the root's only move is `child`: the root stays on the path, so
-/// repetitions of it still count, and no position below the root sees the change (any return
-/// to the root is a repetition).
-fn child_value<const RULE: u8>(graph: &Graph, child: u32) -> Value {
-    let mut g = graph.clone();
-    g.nodes[graph.root as usize].children = vec![child];
-    let v = g.brute_value(RULE == BY_POSITION);
-    if graph.node(child).mover == graph.node(graph.root).mover {
-        v
-    } else {
-        v.flipped()
-    }
-}
-
 fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let seed = common::seed() ^ salt;
     let mut rng = Rng::new(seed);
     let mut solved_nontrivial = 0;
     for i in 0..games {
         let graph = Graph::random(&mut rng, shape);
-        let expected = graph.brute_value(RULE == BY_POSITION);
-        if RULE != BY_POSITION {
-            // Under the draw rule, first-repetition semantics and retrograde analysis agree
-            // (the property the solver's table relies on).
-            let retro = graph.retrograde()[graph.root as usize];
-            assert_eq!(
-                expected, retro,
-                "seed {seed} game {i}: oracles disagree\n{graph:#?}"
-            );
-        }
+        let expected =
+            graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let epsilon = if rng.chance(50) {
             Epsilon::ZERO
@@ -433,12 +405,8 @@ fn one_table_shared_across_roots_of_a_cyclic_game() {
                     );
                     assert_eq!(v.verdict, Verdict::Verified, "{context}");
                     let child = v.winning_move.expect("a verified proof names its move") as u32;
-                    let value = child_value::<DRAW>(&g, child);
-                    let mover = g.node(child).mover;
-                    let ok = (mover == attacker && value == Value::Win)
-                        || (mover != attacker && value == Value::Loss);
                     assert!(
-                        ok,
+                        g.child_wins_for(child, attacker, false),
                         "{context}: verified move to {child} does not win on this path\n{g:#?}"
                     );
                 }

@@ -24,19 +24,6 @@ const MAX_MOVES: usize = 8;
 /// A safety net: these games need far fewer nodes; hitting it means the search looped.
 const NODE_CAP: u64 = 5_000_000;
 
-/// The oracle's value of `child` reached from the root, for the child's side to move (the root
-/// stays on the path, so repetitions of it still count).
-fn child_value<const RULE: u8>(graph: &Graph, child: u32) -> Value {
-    let mut g = graph.clone();
-    g.nodes[graph.root as usize].children = vec![child];
-    let v = g.brute_value(RULE == BY_POSITION);
-    if graph.node(child).mover == graph.node(graph.root).mover {
-        v
-    } else {
-        v.flipped()
-    }
-}
-
 fn check<const RULE: u8>(
     graph: &Graph,
     expected: Value,
@@ -75,13 +62,9 @@ fn check<const RULE: u8>(
                 graph.root,
                 "{context}: best move not from the root"
             );
-            let value = child_value::<RULE>(graph, child);
-            let mover = graph.node(child).mover;
-            let attacker_wins_child = (mover == attacker && value == Value::Win)
-                || (mover != attacker && value == Value::Loss);
             assert!(
-                attacker_wins_child,
-                "{context}: best move {mv:#x} does not win (child value {value:?})\n{graph:#?}"
+                graph.child_wins_for(child, attacker, RULE == BY_POSITION),
+                "{context}: best move {mv:#x} does not win\n{graph:#?}"
             );
         }
     }
@@ -95,14 +78,8 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let mut trees_grown = 0;
     for i in 0..games {
         let graph = Graph::random(&mut rng, shape);
-        let expected = graph.brute_value(RULE == BY_POSITION);
-        if RULE != BY_POSITION {
-            assert_eq!(
-                expected,
-                graph.retrograde()[graph.root as usize],
-                "seed {seed} game {i}: oracles disagree\n{graph:#?}"
-            );
-        }
+        let expected =
+            graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let threads = THREADS[rng.below(THREADS.len() as u64) as usize];
         let epsilon = if rng.chance(50) {

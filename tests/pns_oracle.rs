@@ -244,30 +244,10 @@ fn check_best_move<const RULE: u8>(
     }
     let mv = r.best_move.expect("a proven interior root has a best move");
     let child = mv as u32;
-    let value = child_value::<RULE>(graph, child);
-    let mover = graph.node(child).mover;
-    let wins =
-        (mover == attacker && value == Value::Win) || (mover != attacker && value == Value::Loss);
     assert!(
-        wins,
-        "{context}: best move {mv:#x} does not win (child value {value:?})"
+        graph.child_wins_for(child, attacker, RULE == BY_POSITION),
+        "{context}: best move {mv:#x} does not win"
     );
-}
-
-/// The oracle's value of `child` reached from the root, for the child's side to move.
-///
-/// It is the root's value when the root's only move is `child`: the root stays on the path, so
-/// repetitions of it still count, and no position below the root sees the change (any return
-/// to the root is a repetition).
-fn child_value<const RULE: u8>(graph: &Graph, child: u32) -> Value {
-    let mut g = graph.clone();
-    g.nodes[graph.root as usize].children = vec![child];
-    let v = g.brute_value(RULE == BY_POSITION);
-    if graph.node(child).mover == graph.node(graph.root).mover {
-        v
-    } else {
-        v.flipped()
-    }
 }
 
 /// Which games a run draws.
@@ -403,14 +383,8 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
     let mut tally = Tally::default();
     for i in 0..games {
         let graph = Rc::new(random_game(&mut rng, kind));
-        let expected = graph.brute_value(RULE == BY_POSITION);
-        if RULE != BY_POSITION {
-            let retro = graph.retrograde()[graph.root as usize];
-            assert_eq!(
-                expected, retro,
-                "seed {seed} game {i}: oracles disagree\n{graph:#?}"
-            );
-        }
+        let expected =
+            graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         // Plain PNS half of the time, PN² with one of the second-level sizes otherwise; each
         // with automatic, always or never shared transposition numbers.
         let second = if rng.chance(50) {

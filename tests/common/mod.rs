@@ -397,6 +397,45 @@ fn better(a: Value, b: Value) -> Value {
     if rank(b) > rank(a) { b } else { a }
 }
 
+impl Graph {
+    /// The root's value for its side to move by brute force; under the draw rule it must equal
+    /// retrograde analysis too (the property the solvers' tables rely on), else the test fails.
+    pub fn oracle_value(&self, by_position: bool, context: &str) -> Value {
+        let value = self.brute_value(by_position);
+        if !by_position {
+            assert_eq!(
+                value,
+                self.retrograde()[self.root as usize],
+                "{context}: oracles disagree\n{self:#?}"
+            );
+        }
+        value
+    }
+
+    /// The oracle's value of `child` reached from the root, for the child's side to move.
+    ///
+    /// It is the root's value when the root's only move is `child`: the root stays on the
+    /// path, so repetitions of it still count, and no position below the root sees the change
+    /// (any return to the root is a repetition).
+    pub fn child_value(&self, child: u32, by_position: bool) -> Value {
+        let mut g = self.clone();
+        g.nodes[self.root as usize].children = vec![child];
+        let v = g.brute_value(by_position);
+        if self.node(child).mover == self.node(self.root).mover {
+            v
+        } else {
+            v.flipped()
+        }
+    }
+
+    /// True when moving from the root to `child` keeps a win for `attacker`, by the oracle.
+    pub fn child_wins_for(&self, child: u32, attacker: Player, by_position: bool) -> bool {
+        let value = self.child_value(child, by_position);
+        let mover = self.node(child).mover;
+        (mover == attacker && value == Value::Win) || (mover != attacker && value == Value::Loss)
+    }
+}
+
 /// [`GraphGame`]'s rule parameter: the game declares itself acyclic.
 pub const ACYCLIC: u8 = 0;
 /// [`GraphGame`]'s rule parameter: repetitions are draws.

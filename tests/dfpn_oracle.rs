@@ -182,8 +182,7 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let mut solved_nontrivial = 0;
     for i in 0..games {
         let graph = Graph::random(&mut rng, shape);
-        let expected =
-            graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
+        let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let epsilon = if rng.chance(50) {
             Epsilon::ZERO

@@ -383,8 +383,7 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
     let mut tally = Tally::default();
     for i in 0..games {
         let graph = Rc::new(random_game(&mut rng, kind));
-        let expected =
-            graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
+        let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         // Plain PNS half of the time, PN² with one of the second-level sizes otherwise; each
         // with automatic, always or never shared transposition numbers.
         let second = if rng.chance(50) {

@@ -54,7 +54,8 @@
 
 use core::mem::size_of;
 
-use crate::game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
+use crate::game::{Game, MoveList, Player, RepetitionRule};
+use crate::keys::{Keying, NO_REP, PathFilter, framed, known_value};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
@@ -91,43 +92,6 @@ impl Default for DfpnConfig {
 /// The deepest stack (in plies, history included) a [`Dfpn`] can be built for: repetition
 /// depths are recorded in 16 bits.
 pub const MAX_STACK_DEPTH: usize = u16::MAX as usize - 1;
-
-/// "Relies on no repetition."
-pub(crate) const NO_REP: u16 = u16::MAX;
-
-/// Slots of the counting filter over the hashes on the current path. Most positions miss the
-/// filter, so the linear scan of the path runs only for true repetitions and rare collisions.
-pub(crate) const PATH_FILTER_SLOTS: usize = 256;
-
-/// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
-/// searches can share one table (arbitrary odd constants).
-pub(crate) const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
-/// Salt for a position's contribution to a path key.
-const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
-/// Salt that keeps path keys apart from position keys.
-pub(crate) const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
-
-/// The splitmix64 finaliser spreads a game's hash over all 64 bits before it is split into a
-/// bucket index and check bits (it lives with the table, whose entries use it too).
-pub(crate) use crate::table::entry::mix64;
-
-/// A position's contribution to the path key of the positions below it.
-#[inline]
-pub(crate) fn path_contribution(hash: u64) -> u64 {
-    mix64(hash ^ PATH_SALT)
-}
-
-/// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
-/// the player trying to win: a draw counts as a win for the defender.
-#[inline]
-pub(crate) fn framed(value: Value, mover: Player, attacker: Player) -> Numbers {
-    match value {
-        Value::Win => Numbers::WIN,
-        Value::Loss => Numbers::LOSS,
-        Value::Draw if mover == attacker => Numbers::LOSS,
-        Value::Draw => Numbers::WIN,
-    }
-}
 
 /// One level of the MID recursion.
 #[derive(Clone, Copy, Debug)]
@@ -242,7 +206,7 @@ pub struct Dfpn<'m, G: Game> {
     pub(crate) children: &'m mut [Child<G::Move>],
     pub(crate) scratch: &'m mut [G::Move],
     config: DfpnConfig,
-    filter: [u16; PATH_FILTER_SLOTS],
+    filter: PathFilter,
     pub(crate) attacker: Player,
     base: usize,
     top: usize,
@@ -302,7 +266,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             children,
             scratch,
             config,
-            filter: [0; PATH_FILTER_SLOTS],
+            filter: PathFilter::EMPTY,
             attacker: Player::First,
             base: 0,
             top: 0,
@@ -398,12 +362,12 @@ impl<'m, G: Game> Dfpn<'m, G> {
         self.base = base;
         self.top = base;
         // Path keys and the repetition filter of the path above the root.
-        self.filter = [0; PATH_FILTER_SLOTS];
+        self.filter = PathFilter::EMPTY;
         let mut path_key = 0;
         for i in 0..base {
             self.frames[i].path_key = path_key;
             path_key ^= self.contribution(self.frames[i].hash);
-            self.filter_add(self.frames[i].hash);
+            self.filter.add(self.frames[i].hash);
         }
 
         let finished = self.run_root(game, threshold, path_key, first_child, table, limits);
@@ -514,7 +478,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             mover,
             ..Frame::EMPTY
         };
-        self.filter_add(hash);
+        self.filter.add(hash);
         self.stats.mid_calls = 1;
         self.expand(game, table, base)?;
         Ok(self.run(game, table, limits))
@@ -622,13 +586,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
             mover: game.side_to_move(),
             ..Frame::EMPTY
         };
-        self.filter_add(hash);
+        self.filter.add(hash);
         self.top = d + 1;
         self.stats.mid_calls += 1;
         self.stats.max_depth = self.stats.max_depth.max((d + 1 - self.base) as u32);
         if let Err(reason) = self.expand(game, table, d + 1) {
             // Abandon the half-built frame: nothing is stored, the position is restored.
-            self.filter_remove(hash);
+            self.filter.remove(hash);
             game.undo(child.mv);
             self.top = d;
             self.abort = Some(reason);
@@ -637,7 +601,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
 
     /// Leaves frame `d`, handing its result to the parent's child slot.
     fn pop(&mut self, game: &mut G, d: usize, done: &Finished) {
-        self.filter_remove(self.frames[d].hash);
+        self.filter.remove(self.frames[d].hash);
         self.top = d - 1;
         let parent = self.frames[d - 1];
         let child = &mut self.children[(parent.first_child + parent.best) as usize];
@@ -843,7 +807,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
             (self.repetition_numbers(game, mover), 0, depth as u16)
-        } else if let Some((e, conditional)) = self.lookup(table, hash, path_key) {
+        } else if let Some((e, conditional)) = self.lookup(table, hash, path_key, true) {
             // A conditional result's repetition lies somewhere above: assume the shallowest.
             (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
         } else if let Some(value) = known_value(game.outcome()) {
@@ -867,95 +831,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
         self.exhaustive = on;
     }
 
-    /// Numbers of a position repeating one on the path, by the game's rule.
-    pub(crate) fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
-        let value = match G::REPETITION_RULE {
-            RepetitionRule::Acyclic | RepetitionRule::Draw => Value::Draw,
-            RepetitionRule::ByPosition => game.repetition_value(),
-        };
-        framed(value, mover, self.attacker)
-    }
-
-    /// A position's contribution to the path keys below it (none in acyclic games, which never
-    /// use path keys).
-    #[inline]
-    pub(crate) fn contribution(&self, hash: u64) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic => 0,
-            RepetitionRule::Draw | RepetitionRule::ByPosition => path_contribution(hash),
-        }
-    }
-
-    /// The key of a position's results that hold whatever the path.
-    #[inline]
-    pub(crate) fn position_key(&self, hash: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker.index()])
-    }
-
-    /// The key of a position's results that hold for one set of ancestors (whose path
-    /// contributions make `path_key`). A salt keeps it apart from the position key even for a
-    /// root without history.
-    #[inline]
-    pub(crate) fn path_key(&self, hash: u64, path_key: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key ^ PATH_NAMESPACE)
-    }
-
-    /// Where a result is stored. Only values that cannot depend on the path go under the
-    /// position key: everything for acyclic games, unconditional solved results under the draw
-    /// rule. Under the draw rule unsolved numbers are path-keyed too: a position's numbers
-    /// then depend only on numbers stored for strictly larger sets of ancestors, so they can
-    /// never feed on themselves around a cycle (which makes df-pn loop forever with ε = 0).
-    #[inline]
-    fn store_key(&self, hash: u64, path_key: u64, unconditional_solution: bool) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic => self.position_key(hash),
-            RepetitionRule::Draw if unconditional_solution => self.position_key(hash),
-            RepetitionRule::Draw | RepetitionRule::ByPosition => self.path_key(hash, path_key),
-        }
-    }
-
-    /// What the table knows of a child: its entry, and whether a solved one holds only for
-    /// this set of ancestors.
-    #[inline]
-    pub(crate) fn lookup<T: TranspositionTable>(
-        &self,
-        table: &mut T,
-        hash: u64,
-        path_key: u64,
-    ) -> Option<(Entry, bool)> {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic => table.probe(self.position_key(hash)).map(|e| (e, false)),
-            RepetitionRule::ByPosition => table
-                .probe(self.path_key(hash, path_key))
-                .map(|e| (e, false)),
-            RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
-                Some(e) if e.numbers.is_solved() => Some((e, false)),
-                _ => table
-                    .probe(self.path_key(hash, path_key))
-                    .map(|e| (e, e.numbers.is_solved())),
-            },
-        }
-    }
-
     /// The path depth of a position with this hash among frames `0..=top`, if any.
     #[inline]
     fn on_path(&self, hash: u64, top: usize) -> Option<usize> {
-        if G::REPETITION_RULE == RepetitionRule::Acyclic || self.filter[filter_slot(hash)] == 0 {
+        if G::REPETITION_RULE == RepetitionRule::Acyclic || !self.filter.may_contain(hash) {
             return None;
         }
         self.frames[..=top].iter().rposition(|f| f.hash == hash)
-    }
-
-    #[inline]
-    fn filter_add(&mut self, hash: u64) {
-        let s = &mut self.filter[filter_slot(hash)];
-        *s = s.saturating_add(1);
-    }
-
-    #[inline]
-    fn filter_remove(&mut self, hash: u64) {
-        let s = &mut self.filter[filter_slot(hash)];
-        *s = s.saturating_sub(1);
     }
 }
 
@@ -975,19 +857,9 @@ fn raised_past(threshold: Numbers, numbers: Numbers) -> Numbers {
     )
 }
 
-/// The slot of a hash in the path filter.
-#[inline]
-pub(crate) fn filter_slot(hash: u64) -> usize {
-    ((hash ^ (hash >> 17) ^ (hash >> 41)) as usize) & (PATH_FILTER_SLOTS - 1)
-}
-
-/// The value of a known outcome.
-#[inline]
-pub(crate) fn known_value(outcome: Outcome) -> Option<Value> {
-    match outcome {
-        Outcome::Win => Some(Value::Win),
-        Outcome::Loss => Some(Value::Loss),
-        Outcome::Draw => Some(Value::Draw),
-        Outcome::Unknown => None,
+impl<G: Game> Keying<G> for Dfpn<'_, G> {
+    #[inline]
+    fn attacker(&self) -> Player {
+        self.attacker
     }
 }

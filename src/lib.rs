@@ -73,6 +73,7 @@ extern crate std;
 
 pub mod dfpn;
 pub mod game;
+mod keys;
 pub mod limits;
 pub mod memory;
 pub mod number;

@@ -16,8 +16,9 @@
 //! remembered in a caller-supplied set of full 64-bit keys so transpositions are walked once;
 //! only a collision of the game's own 64-bit hash can fool the walk.
 
-use crate::dfpn::{Child, Dfpn, Frame, framed, known_value};
+use crate::dfpn::{Child, Dfpn, Frame};
 use crate::game::{Game, MoveList, Player, RepetitionRule};
+use crate::keys::{Keying, framed, known_value};
 use crate::limits::{Limits, Reason};
 use crate::number::{INFINITE, Numbers};
 use crate::result::Status;
@@ -464,7 +465,7 @@ impl<G: Game> Dfpn<'_, G> {
                     known_value(game.outcome()).map(|value| framed(value, child_mover, w.attacker));
                 let child_path = path_key ^ self.contribution(hash);
                 let numbers = known.or_else(|| {
-                    self.lookup(table, child_hash, child_path)
+                    self.lookup(table, child_hash, child_path, true)
                         .filter(|(e, _)| e.numbers.is_solved())
                         .map(|(e, _)| {
                             child.distance = e.distance;

@@ -88,11 +88,9 @@ mod arena;
 
 use core::mem::size_of;
 
-use crate::dfpn::{
-    ATTACKER_SALT, Job, NO_REP, PATH_FILTER_SLOTS, PATH_NAMESPACE, filter_slot, framed,
-    known_value, mix64, path_contribution,
-};
-use crate::game::{Game, MoveList, Player, RepetitionRule, Value};
+use crate::dfpn::Job;
+use crate::game::{Game, MoveList, Player, RepetitionRule};
+use crate::keys::{Keying, NO_REP, PathFilter, framed, known_value};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, INFINITE, Numbers};
@@ -266,7 +264,7 @@ pub struct Pns<'m, G: Game> {
     scratch_nodes: [&'m mut [Node]; 2],
     config: PnsConfig,
     /// A counting filter over the hashes on the path (see [`crate::dfpn`]).
-    filter: [u16; PATH_FILTER_SLOTS],
+    filter: PathFilter,
     attacker: Player,
     /// The root's thresholds: the search stops once the root's numbers reach one.
     threshold: Numbers,
@@ -389,7 +387,7 @@ impl<'m, G: Game> Pns<'m, G> {
             scratch_moves: [moves0, moves1],
             scratch_nodes: [kids0, kids1],
             config,
-            filter: [0; PATH_FILTER_SLOTS],
+            filter: PathFilter::EMPTY,
             attacker: Player::First,
             threshold: Numbers::new(INFINITE, INFINITE),
             base: 0,
@@ -478,7 +476,7 @@ impl<'m, G: Game> Pns<'m, G> {
         self.attacker = job.attacker;
         self.threshold = job.threshold;
         self.start_us = limits.now_us();
-        self.filter = [0; PATH_FILTER_SLOTS];
+        self.filter = PathFilter::EMPTY;
         self.base = job.history.len();
 
         let root = self.run_root(game, job, table, limits);
@@ -551,7 +549,7 @@ impl<'m, G: Game> Pns<'m, G> {
             self.path[i].hash = hash;
             self.path[i].path_key = path_key;
             path_key ^= self.contribution(hash);
-            self.filter_add(hash);
+            self.filter.add(hash);
         }
         let hash = game.hash();
         let mover = game.side_to_move();
@@ -583,7 +581,7 @@ impl<'m, G: Game> Pns<'m, G> {
             mover,
             mv: G::Move::default(),
         };
-        self.filter_add(hash);
+        self.filter.add(hash);
         self.trees[0].reset(Node::leaf(e.phi, e.delta, 0, NO_REP));
         self.grow(game, table, limits, 0, base, usize::MAX);
         Ok(*self.trees[0].node(0))
@@ -701,7 +699,7 @@ impl<'m, G: Game> Pns<'m, G> {
                 mover: game.side_to_move(),
                 mv,
             };
-            self.filter_add(hash);
+            self.filter.add(hash);
             *cur = d + 1;
             self.stats.max_depth = self.stats.max_depth.max((d + 1 - self.base) as u32);
         }
@@ -712,7 +710,7 @@ impl<'m, G: Game> Pns<'m, G> {
     fn leave(&mut self, game: &mut G, d: usize) {
         let level = self.path[d];
         game.undo(level.mv);
-        self.filter_remove(level.hash);
+        self.filter.remove(level.hash);
     }
 
     /// Expands the leaf at level `d` of tree `t` (rooted at level `b`): generates its moves,
@@ -918,7 +916,7 @@ impl<'m, G: Game> Pns<'m, G> {
         level: Level<G::Move>,
     ) -> (Numbers, u16, u16) {
         self.path[d] = level;
-        self.filter_add(level.hash);
+        self.filter.add(level.hash);
         let e = game.estimate();
         let e = Numbers::unsolved_estimate(e.phi, e.delta);
         self.trees[1].reset(Node::leaf(e.phi, e.delta, 0, NO_REP));
@@ -926,7 +924,7 @@ impl<'m, G: Game> Pns<'m, G> {
         // The classic bound: the second-level tree may grow as large as the first-level one.
         let budget = self.trees[0].used().max(1);
         self.grow(game, table, limits, 1, d, budget);
-        self.filter_remove(level.hash);
+        self.filter.remove(level.hash);
         let tree = &self.trees[1];
         self.arena_stats.second_level_peak_nodes =
             self.arena_stats.second_level_peak_nodes.max(tree.peak());
@@ -1051,7 +1049,7 @@ impl<'m, G: Game> Pns<'m, G> {
         if !self.shares_numbers() {
             return None;
         }
-        let (e, conditional) = self.lookup(table, hash, path_key)?;
+        let (e, conditional) = self.lookup(table, hash, path_key, self.probes_path())?;
         Some(if e.numbers.is_solved() {
             (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
         } else {
@@ -1069,7 +1067,7 @@ impl<'m, G: Game> Pns<'m, G> {
         hash: u64,
         path_key: u64,
     ) -> Option<(Numbers, u16, u16)> {
-        let (e, conditional) = self.lookup(table, hash, path_key)?;
+        let (e, conditional) = self.lookup(table, hash, path_key, self.probes_path())?;
         e.numbers.is_solved().then_some((
             e.numbers,
             e.distance,
@@ -1087,71 +1085,12 @@ impl<'m, G: Game> Pns<'m, G> {
         }
     }
 
-    /// A position's contribution to the path keys below it (none in acyclic games).
+    /// Whether a draw-rule lookup goes on to the path-keyed probe after a position-keyed miss:
+    /// only once a repetition was met, or when unsolved numbers are shared (before either,
+    /// nothing path-keyed can be in the table for this search).
     #[inline]
-    fn contribution(&self, hash: u64) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic => 0,
-            RepetitionRule::Draw | RepetitionRule::ByPosition => path_contribution(hash),
-        }
-    }
-
-    /// The key of a position's results that hold whatever the path (as df-pn's).
-    #[inline]
-    fn position_key(&self, hash: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker.index()])
-    }
-
-    /// The key of a position's results that hold for one set of ancestors (as df-pn's).
-    #[inline]
-    fn path_key(&self, hash: u64, path_key: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker.index()] ^ path_key ^ PATH_NAMESPACE)
-    }
-
-    /// The key [`lookup`](Self::lookup) probes first, to prefetch.
-    #[inline]
-    fn first_key(&self, hash: u64, path_key: u64) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic | RepetitionRule::Draw => self.position_key(hash),
-            RepetitionRule::ByPosition => self.path_key(hash, path_key),
-        }
-    }
-
-    /// Where a result is stored, as df-pn stores it: under the position key only what cannot
-    /// depend on the path (everything in acyclic games, unconditional solutions under the draw
-    /// rule), everything else under the position-and-path key.
-    #[inline]
-    fn store_key(&self, hash: u64, path_key: u64, unconditional_solution: bool) -> u64 {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic => self.position_key(hash),
-            RepetitionRule::Draw if unconditional_solution => self.position_key(hash),
-            RepetitionRule::Draw | RepetitionRule::ByPosition => self.path_key(hash, path_key),
-        }
-    }
-
-    /// What the table knows of a position on this path, as df-pn looks it up: its entry, and
-    /// whether a solved one holds only for this set of ancestors. (Under the draw rule the
-    /// second probe waits for `met_repetition` unless unsolved numbers are shared.)
-    #[inline]
-    fn lookup<T: TranspositionTable>(
-        &self,
-        table: &mut T,
-        hash: u64,
-        path_key: u64,
-    ) -> Option<(Entry, bool)> {
-        match G::REPETITION_RULE {
-            RepetitionRule::Acyclic => table.probe(self.position_key(hash)).map(|e| (e, false)),
-            RepetitionRule::ByPosition => table
-                .probe(self.path_key(hash, path_key))
-                .map(|e| (e, false)),
-            RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
-                Some(e) if e.numbers.is_solved() => Some((e, false)),
-                _ if !self.met_repetition && !self.shares_numbers() => None,
-                _ => table
-                    .probe(self.path_key(hash, path_key))
-                    .map(|e| (e, e.numbers.is_solved())),
-            },
-        }
+    fn probes_path(&self) -> bool {
+        self.met_repetition || self.shares_numbers()
     }
 
     /// Numbers of the node at level `d` as stored: in its parent's view (the tree root, at
@@ -1165,34 +1104,13 @@ impl<'m, G: Game> Pns<'m, G> {
         }
     }
 
-    /// Numbers of a position repeating one on the path, by the game's rule.
-    fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
-        let value = match G::REPETITION_RULE {
-            RepetitionRule::Acyclic | RepetitionRule::Draw => Value::Draw,
-            RepetitionRule::ByPosition => game.repetition_value(),
-        };
-        framed(value, mover, self.attacker)
-    }
-
     /// The path depth of a position with this hash among levels `0..=top`, if any.
     #[inline]
     fn on_path(&self, hash: u64, top: usize) -> Option<usize> {
-        if G::REPETITION_RULE == RepetitionRule::Acyclic || self.filter[filter_slot(hash)] == 0 {
+        if G::REPETITION_RULE == RepetitionRule::Acyclic || !self.filter.may_contain(hash) {
             return None;
         }
         self.path[..=top].iter().rposition(|l| l.hash == hash)
-    }
-
-    #[inline]
-    fn filter_add(&mut self, hash: u64) {
-        let s = &mut self.filter[filter_slot(hash)];
-        *s = s.saturating_add(1);
-    }
-
-    #[inline]
-    fn filter_remove(&mut self, hash: u64) {
-        let s = &mut self.filter[filter_slot(hash)];
-        *s = s.saturating_sub(1);
     }
 }
 
@@ -1250,6 +1168,13 @@ fn summarize(kids: &[Node]) -> Summary {
         best,
         distance,
         rep,
+    }
+}
+
+impl<G: Game> Keying<G> for Pns<'_, G> {
+    #[inline]
+    fn attacker(&self) -> Player {
+        self.attacker
     }
 }
 

@@ -1,0 +1,180 @@
+//! How the searches key their results in the table, and what they know of the current path.
+//!
+//! df-pn, PNS and the proof walkers share these rules (so a table one of them filled serves the
+//! others): keys of the two attackers' searches are disjoint; results that hold on every path
+//! go under the position key and the others under a key of the position and the set of its
+//! ancestors (`src/dfpn.rs` has the argument for which is which under each repetition rule);
+//! a repetition on the current path is scored by the game's rule.
+
+use crate::game::{Game, Outcome, Player, RepetitionRule, Value};
+use crate::number::Numbers;
+use crate::table::entry::mix64;
+use crate::table::{Entry, TranspositionTable};
+
+/// "Relies on no repetition."
+pub(crate) const NO_REP: u16 = u16::MAX;
+
+/// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
+/// searches can share one table (arbitrary odd constants).
+const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
+/// Salt for a position's contribution to a path key.
+const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
+/// Salt that keeps path keys apart from position keys.
+const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
+
+/// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
+/// the player trying to win: a draw counts as a win for the defender.
+#[inline]
+pub(crate) fn framed(value: Value, mover: Player, attacker: Player) -> Numbers {
+    match value {
+        Value::Win => Numbers::WIN,
+        Value::Loss => Numbers::LOSS,
+        Value::Draw if mover == attacker => Numbers::LOSS,
+        Value::Draw => Numbers::WIN,
+    }
+}
+
+/// The value of a known outcome.
+#[inline]
+pub(crate) fn known_value(outcome: Outcome) -> Option<Value> {
+    match outcome {
+        Outcome::Win => Some(Value::Win),
+        Outcome::Loss => Some(Value::Loss),
+        Outcome::Draw => Some(Value::Draw),
+        Outcome::Unknown => None,
+    }
+}
+
+/// The table keys and repetition scoring of one attacker's search in games of type `G`.
+/// df-pn and PNS implement [`attacker`](Keying::attacker); the rest is shared.
+pub(crate) trait Keying<G: Game> {
+    /// The player the current search tries to prove a win for.
+    fn attacker(&self) -> Player;
+
+    /// A position's contribution to the path keys below it (none in acyclic games, which
+    /// never use path keys).
+    #[inline]
+    fn contribution(&self, hash: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => 0,
+            RepetitionRule::Draw | RepetitionRule::ByPosition => mix64(hash ^ PATH_SALT),
+        }
+    }
+
+    /// The key of a position's results that hold whatever the path.
+    #[inline]
+    fn position_key(&self, hash: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker().index()])
+    }
+
+    /// The key of a position's results that hold for one set of ancestors (whose path
+    /// contributions make `path_key`). A salt keeps it apart from the position key even for a
+    /// root without history.
+    #[inline]
+    fn path_key(&self, hash: u64, path_key: u64) -> u64 {
+        mix64(hash ^ ATTACKER_SALT[self.attacker().index()] ^ path_key ^ PATH_NAMESPACE)
+    }
+
+    /// The key [`lookup`](Keying::lookup) probes first, to prefetch.
+    #[inline]
+    fn first_key(&self, hash: u64, path_key: u64) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic | RepetitionRule::Draw => self.position_key(hash),
+            RepetitionRule::ByPosition => self.path_key(hash, path_key),
+        }
+    }
+
+    /// Where a result is stored. Only values that cannot depend on the path go under the
+    /// position key: everything for acyclic games, unconditional solved results under the draw
+    /// rule. Under the draw rule unsolved numbers are path-keyed too: a position's numbers
+    /// then depend only on numbers stored for strictly larger sets of ancestors, so they can
+    /// never feed on themselves around a cycle (which makes df-pn loop forever with ε = 0).
+    #[inline]
+    fn store_key(&self, hash: u64, path_key: u64, unconditional_solution: bool) -> u64 {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => self.position_key(hash),
+            RepetitionRule::Draw if unconditional_solution => self.position_key(hash),
+            RepetitionRule::Draw | RepetitionRule::ByPosition => self.path_key(hash, path_key),
+        }
+    }
+
+    /// What the table knows of a position on this path: its entry, and whether a solved one
+    /// holds only for this set of ancestors. Under the draw rule, `probe_path` false skips the
+    /// path-keyed probe that follows a position-keyed miss (a search that knows nothing
+    /// path-keyed can be there).
+    #[inline]
+    fn lookup<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        hash: u64,
+        path_key: u64,
+        probe_path: bool,
+    ) -> Option<(Entry, bool)> {
+        match G::REPETITION_RULE {
+            RepetitionRule::Acyclic => table.probe(self.position_key(hash)).map(|e| (e, false)),
+            RepetitionRule::ByPosition => table
+                .probe(self.path_key(hash, path_key))
+                .map(|e| (e, false)),
+            RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
+                Some(e) if e.numbers.is_solved() => Some((e, false)),
+                _ if !probe_path => None,
+                _ => table
+                    .probe(self.path_key(hash, path_key))
+                    .map(|e| (e, e.numbers.is_solved())),
+            },
+        }
+    }
+
+    /// Numbers of a position repeating one on the path, by the game's rule.
+    #[inline]
+    fn repetition_numbers(&self, game: &G, mover: Player) -> Numbers {
+        let value = match G::REPETITION_RULE {
+            RepetitionRule::Acyclic | RepetitionRule::Draw => Value::Draw,
+            RepetitionRule::ByPosition => game.repetition_value(),
+        };
+        framed(value, mover, self.attacker())
+    }
+}
+
+/// Slots of the counting filter over the hashes on the current path.
+const PATH_FILTER_SLOTS: usize = 256;
+
+/// A counting filter over the hashes on the current path: most positions miss it, so the
+/// linear scan of the path for a repetition runs only for true repetitions and rare
+/// collisions.
+#[derive(Clone, Copy)]
+pub(crate) struct PathFilter {
+    slots: [u16; PATH_FILTER_SLOTS],
+}
+
+impl PathFilter {
+    /// An empty filter.
+    pub(crate) const EMPTY: PathFilter = PathFilter {
+        slots: [0; PATH_FILTER_SLOTS],
+    };
+
+    #[inline]
+    fn slot(hash: u64) -> usize {
+        ((hash ^ (hash >> 17) ^ (hash >> 41)) as usize) & (PATH_FILTER_SLOTS - 1)
+    }
+
+    /// False when no position with this hash is on the path.
+    #[inline]
+    pub(crate) fn may_contain(&self, hash: u64) -> bool {
+        self.slots[Self::slot(hash)] != 0
+    }
+
+    /// A position with this hash joins the path.
+    #[inline]
+    pub(crate) fn add(&mut self, hash: u64) {
+        let s = &mut self.slots[Self::slot(hash)];
+        *s = s.saturating_add(1);
+    }
+
+    /// A position with this hash leaves the path.
+    #[inline]
+    pub(crate) fn remove(&mut self, hash: u64) {
+        let s = &mut self.slots[Self::slot(hash)];
+        *s = s.saturating_sub(1);
+    }
+}

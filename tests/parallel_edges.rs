@@ -277,6 +277,53 @@ fn game_errors_and_small_buffers_are_reported_not_hidden() {
     assert!(auto.threads() >= 1);
 }
 
+/// Tic-tac-toe whose `play` panics on the last cell (a buggy game).
+#[derive(Clone, Default)]
+struct Panicky(TicTacToe);
+
+impl Game for Panicky {
+    type Move = u8;
+    fn side_to_move(&self) -> Player {
+        self.0.side_to_move()
+    }
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+    fn outcome(&self) -> Outcome {
+        self.0.outcome()
+    }
+    fn generate_moves(&self, moves: &mut MoveList<'_, u8>) {
+        self.0.generate_moves(moves)
+    }
+    fn play(&mut self, mv: u8) {
+        assert!(mv != 8 || self.0.cells.iter().filter(|&&c| c != 0).count() < 3);
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: u8) {
+        self.0.undo(mv)
+    }
+}
+
+/// A game that panics in one worker ends the whole search with that panic (no worker is left
+/// waiting for the dead worker's job), for every thread count.
+#[test]
+fn a_panicking_game_reaches_the_caller() {
+    for threads in [1, 2, 3, 8] {
+        let mut memory = vec![0u8; Table::required_bytes(256)];
+        let table = SharedTable::new(&mut memory).unwrap();
+        let solver = ParallelSolver::new(config(threads, 3)).unwrap();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            solver.solve(
+                &Panicky::default(),
+                Player::First,
+                &table,
+                &mut ParallelLimits::none(),
+            )
+        }));
+        assert!(outcome.is_err(), "{threads} threads: the panic was lost");
+    }
+}
+
 #[test]
 fn a_terminal_root_needs_one_job() {
     let mut memory = vec![0u8; Table::required_bytes(16)];

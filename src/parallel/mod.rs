@@ -28,7 +28,7 @@
 mod tree;
 
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use std::vec::Vec;
 
@@ -327,13 +327,19 @@ impl ParallelSolver {
             clocks: (0..self.threads).map(|_| CachePadded::default()).collect(),
         };
         let games: Vec<G> = (0..self.threads).map(|_| game.clone()).collect();
-        crossbeam_utils::thread::scope(|s| {
+        let joined = crossbeam_utils::thread::scope(|s| {
             for (i, g) in games.into_iter().enumerate() {
                 let shared = &shared;
-                s.spawn(move |_| shared.work(i, g));
+                s.spawn(move |_| {
+                    // A panicking game must not leave the other workers waiting for its job.
+                    let _halt_on_panic = HaltOnPanic(&shared.halt, &shared.wake, &shared.state);
+                    shared.work(i, g)
+                });
             }
-        })
-        .expect("a worker thread panicked");
+        });
+        if let Err(panic) = joined {
+            std::panic::resume_unwind(panic);
+        }
 
         let elapsed = start.elapsed();
         let state = shared.state.into_inner().expect("no worker panicked");
@@ -467,6 +473,22 @@ fn combine_stats(a: &ParallelStats, b: &ParallelStats) -> ParallelStats {
     }
 }
 
+/// Stops the search when a worker unwinds (its game panicked): every waiting worker wakes,
+/// sees the halt flag and leaves, and the panic reaches the caller.
+struct HaltOnPanic<'a, T>(&'a AtomicBool, &'a Condvar, &'a Mutex<T>);
+
+impl<T> Drop for HaltOnPanic<'_, T> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::SeqCst);
+            // Taking the lock orders the flag before any worker's check-then-wait, so none
+            // misses the wake-up.
+            let _state = self.2.lock().unwrap_or_else(PoisonError::into_inner);
+            self.1.notify_all();
+        }
+    }
+}
+
 /// A job handed to a worker.
 struct Assignment {
     node: NodeId,
@@ -508,7 +530,10 @@ where
                 if let Some(a) = self.next_job(&mut state, &mut path) {
                     break Some(a);
                 }
-                if state.halt_reason.is_some() || state.tree.root().real.is_solved() {
+                if state.halt_reason.is_some()
+                    || state.tree.root().real.is_solved()
+                    || self.halt.load(Ordering::SeqCst)
+                {
                     break None;
                 }
                 // Every open leaf is busy: wait for a job to come back.
@@ -577,7 +602,10 @@ where
         state: &mut State<'_, G::Move>,
         path: &mut Vec<G::Move>,
     ) -> Option<Assignment> {
-        if state.halt_reason.is_some() || state.tree.root().real.is_solved() {
+        if state.halt_reason.is_some()
+            || state.tree.root().real.is_solved()
+            || self.halt.load(Ordering::SeqCst)
+        {
             return None;
         }
         let elapsed = self.start.elapsed();

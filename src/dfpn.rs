@@ -761,6 +761,15 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else {
             0
         };
+        // Start loading every child's bucket before the first probe: with a table larger
+        // than the caches the probes then wait for memory once, not once per child.
+        if n > 1 {
+            for &mv in &self.scratch[..n] {
+                game.play(mv);
+                table.prefetch(self.first_key(game.hash(), child_path_key));
+                game.undo(mv);
+            }
+        }
         for i in 0..n {
             let mv = self.scratch[i];
             if i < 64 && excluded & (1 << i) != 0 {

@@ -157,7 +157,8 @@ pub enum Reason {
     /// The game broke its contract (for example, a C callback reported an invalid value).
     GameError,
     /// PNS: the node arena is full of unsolved nodes even after freeing every solved subtree:
-    /// give a larger arena.
+    /// give a larger arena. The parallel solver: a worker's stack could not be allocated or
+    /// a worker thread could not be started.
     MemoryLimit,
 }
 
@@ -172,7 +173,9 @@ impl fmt::Display for Reason {
             Reason::DepthLimit => "line deeper than the stack allows",
             Reason::TooManyMoves => "more moves than the move buffer holds",
             Reason::GameError => "the game reported an invalid value",
-            Reason::MemoryLimit => "the node arena is full",
+            Reason::MemoryLimit => {
+                "out of memory (node arena full, or worker memory or threads unavailable)"
+            }
         })
     }
 }

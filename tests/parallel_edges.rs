@@ -187,6 +187,14 @@ fn node_work_and_time_limits_end_the_search_unknown() {
         },
     );
     assert_eq!(r.status, Status::Unknown(Reason::TimeLimit));
+    // A time limit too long for microseconds in 64 bits is no limit, not a short one.
+    let mut forever = ParallelLimits {
+        max_time: Some(Duration::from_secs((1 << 58) + 1)),
+        max_work: 20_000,
+        ..ParallelLimits::none()
+    };
+    let r = solver.solve(&game, Player::First, &table, &mut forever);
+    assert_eq!(r.status, Status::Unknown(Reason::WorkLimit));
 }
 
 /// Tic-tac-toe whose `play` reports a broken position once the centre is taken.
@@ -320,7 +328,17 @@ fn a_panicking_game_reaches_the_caller() {
                 &mut ParallelLimits::none(),
             )
         }));
-        assert!(outcome.is_err(), "{threads} threads: the panic was lost");
+        let payload = outcome.expect_err("the panic was lost");
+        // The game's own panic, not a wrapper of the thread pool.
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        assert!(
+            message.contains("assertion failed"),
+            "{threads} threads: {message:?}"
+        );
     }
 }
 

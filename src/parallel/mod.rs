@@ -327,18 +327,45 @@ impl ParallelSolver {
             clocks: (0..self.threads).map(|_| CachePadded::default()).collect(),
         };
         let games: Vec<G> = (0..self.threads).map(|_| game.clone()).collect();
+        // Worker stacks up front and fallibly: a stack that cannot be had is an answer
+        // (`Unknown(MemoryLimit)`), not an abort.
+        let stack_bytes = Dfpn::<G>::stack_bytes(self.config.max_depth, self.config.max_moves);
+        let mut stacks = Vec::new();
+        for _ in 0..self.threads {
+            let mut stack = Vec::new();
+            if stack.try_reserve_exact(stack_bytes).is_err() || stacks.try_reserve(1).is_err() {
+                shared.state.lock().expect("no worker yet").halt_reason = Some(Reason::MemoryLimit);
+                break;
+            }
+            stack.resize(stack_bytes, 0u8);
+            stacks.push(stack);
+        }
         let joined = crossbeam_utils::thread::scope(|s| {
-            for (i, g) in games.into_iter().enumerate() {
+            if stacks.len() < self.threads {
+                return;
+            }
+            for (i, (g, stack)) in games.into_iter().zip(stacks).enumerate() {
                 let shared = &shared;
-                s.spawn(move |_| {
+                let spawned = s.builder().spawn(move |_| {
                     // A panicking game must not leave the other workers waiting for its job.
                     let _halt_on_panic = HaltOnPanic(&shared.halt, &shared.wake, &shared.state);
-                    shared.work(i, g)
+                    shared.work(i, g, stack)
                 });
+                if spawned.is_err() {
+                    // The system has no thread left for us: stop the workers already running.
+                    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+                    shared.halt_with(&mut state, Reason::MemoryLimit);
+                    break;
+                }
             }
         });
-        if let Err(panic) = joined {
-            std::panic::resume_unwind(panic);
+        if let Err(panics) = joined {
+            // Hand the caller the first worker's own panic, not crossbeam's list of them.
+            match panics.downcast::<Vec<std::boxed::Box<dyn core::any::Any + Send + 'static>>>() {
+                Ok(mut list) if !list.is_empty() => std::panic::resume_unwind(list.swap_remove(0)),
+                Ok(_) => panic!("a worker thread panicked"),
+                Err(other) => std::panic::resume_unwind(other),
+            }
         }
 
         let elapsed = start.elapsed();
@@ -505,9 +532,8 @@ where
 {
     /// One worker: take a job, run it, hand it in, until the root is solved or the search
     /// stops.
-    fn work(&self, index: usize, mut game: G) {
+    fn work(&self, index: usize, mut game: G, mut stack: Vec<u8>) {
         let config = self.config;
-        let mut stack = std::vec![0u8; Dfpn::<G>::stack_bytes(config.max_depth, config.max_moves)];
         let mut dfpn = Dfpn::<G>::new(&mut stack, config.max_depth, config.max_moves, config.dfpn)
             .expect("the solver's constructor checked the stack shape");
         let mut handle = self.table.handle();
@@ -631,7 +657,7 @@ where
         let (node, threshold) = state.tree.select(path, epsilon)?;
         // A job measures time from its own start.
         let max_time_us = match self.max_time {
-            Some(t) => t.saturating_sub(elapsed).as_micros() as u64,
+            Some(t) => u64::try_from(t.saturating_sub(elapsed).as_micros()).unwrap_or(u64::MAX),
             None => u64::MAX,
         };
         Some(Assignment {

@@ -143,8 +143,9 @@ impl pn_status {
             Reason::TooManyMoves => pn_status::TooManyMoves,
             // The C game adapter records the precise failure; this is the fallback.
             Reason::GameError => pn_status::CallbackInvalid,
-            // No export runs PNS (the only engine with an arena) yet, and the work budget and
-            // thresholds are never set through this interface.
+            // The work budget and thresholds are never set through this interface. No export
+            // runs PNS (whose arena can fill); the parallel calls meet `MemoryLimit` only when
+            // a worker's stack or thread cannot be had, which has no status of its own yet.
             Reason::WorkLimit | Reason::Thresholds | Reason::MemoryLimit => {
                 pn_status::InternalError
             }

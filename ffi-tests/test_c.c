@@ -81,10 +81,10 @@ static void test_version(void) {
 
 static void test_status_strings(void) {
     uint32_t s, t;
-    const char *unknown = pn_status_str(PN_STATUS_INTERNAL_ERROR + 1);
+    const char *unknown = pn_status_str(PN_STATUS_MEMORY_LIMIT + 1); /* the last status */
     CHECK(strcmp(unknown, "unknown status code") == 0);
     CHECK(strcmp(pn_status_str(0xFFFFFFFFu), "unknown status code") == 0);
-    for (s = PN_STATUS_OK; s <= PN_STATUS_INTERNAL_ERROR; s++) {
+    for (s = PN_STATUS_OK; s <= PN_STATUS_MEMORY_LIMIT; s++) {
         const char *m = pn_status_str(s);
         CHECK(m != NULL && m[0] != '\0' && strcmp(m, unknown) != 0);
         for (t = 0; t < s; t++) CHECK(strcmp(m, pn_status_str(t)) != 0);
@@ -258,8 +258,21 @@ static void test_malloc_memory_and_ttt_oracle(void) {
     free(mem);
 }
 
-static void test_nim_against_bouton(void) {
-    pn_config c = small_config(256 * 1024, 64, 32);
+/* `c` with best-first PNS (PN_ENGINE_PNS) or PN² over an arena of `arena_nodes` nodes; df-pn
+ * configurations are returned as they are. */
+static pn_config with_engine(pn_config c, uint32_t engine, size_t arena_nodes) {
+    c.engine = engine;
+    if (engine != PN_ENGINE_DFPN) c.arena_nodes = arena_nodes;
+    if (engine == PN_ENGINE_PN2) c.second_level_nodes = 1024;
+    return c;
+}
+
+static const char *engine_name(uint32_t engine) {
+    return engine == PN_ENGINE_PNS ? "pns" : engine == PN_ENGINE_PN2 ? "pn2" : "dfpn";
+}
+
+static void test_nim_against_bouton(uint32_t engine) {
+    pn_config c = with_engine(small_config(256 * 1024, 64, 32), engine, 1 << 16);
     void *mem = NULL;
     pn_solver *solver = malloc_solver(&c, &mem);
     nim_t g;
@@ -287,12 +300,13 @@ static void test_nim_against_bouton(void) {
         }
     }
     CHECK(agreed == 216);
-    printf("nim: %u positions agree with Bouton's theorem\n", (unsigned)agreed);
+    printf("nim (%s): %u positions agree with Bouton's theorem\n", engine_name(engine),
+           (unsigned)agreed);
     free(mem);
 }
 
-static void test_connect4_against_negamax(int width, int height) {
-    pn_config c = small_config(1 << 20, 48, 8);
+static void test_connect4_against_negamax(int width, int height, uint32_t engine) {
+    pn_config c = with_engine(small_config(1 << 20, 48, 8), engine, 1 << 20); /* 20 MiB */
     void *mem = NULL;
     pn_solver *solver = malloc_solver(&c, &mem);
     size_t memo_bytes = (size_t)1 << (width * (height + 1));
@@ -309,9 +323,21 @@ static void test_connect4_against_negamax(int width, int height) {
         CHECK(r.outcome == (oracle > 0 ? PN_OUTCOME_WIN : oracle < 0 ? PN_OUTCOME_LOSS
                                                                       : PN_OUTCOME_DRAW));
         CHECK(g.moves == 0 && g.mask == 0);
-        printf("connect four %dx%d: %s (negamax: %d), %llu nodes\n", width, height,
-               r.outcome == PN_OUTCOME_WIN ? "win" : r.outcome == PN_OUTCOME_LOSS ? "loss"
-                                                                                  : "draw",
+        if (engine != PN_ENGINE_DFPN) {
+            /* pn_verify walks the proof PNS left in the table with df-pn. */
+            pn_result v = fresh_result();
+            uint32_t winner = oracle < 0 ? 1u : 0u;
+            CHECK_STATUS(pn_verify(solver, &game, winner,
+                                   oracle == 0 ? PN_OUTCOME_DISPROVEN : PN_OUTCOME_PROVEN, NULL,
+                                   &v),
+                         PN_STATUS_OK);
+        }
+        printf("connect four %dx%d (%s): %s (negamax: %d), %llu nodes\n", width, height,
+               engine_name(engine),
+               r.outcome == PN_OUTCOME_WIN    ? "win"
+               : r.outcome == PN_OUTCOME_LOSS ? "loss"
+               : r.outcome == PN_OUTCOME_DRAW ? "draw"
+                                              : pn_status_str(r.status),
                oracle, (unsigned long long)r.stats.nodes);
     }
     /* Every opening move, and every reply to it. */
@@ -328,6 +354,130 @@ static void test_connect4_against_negamax(int width, int height) {
     }
     free(memo);
     free(mem);
+}
+
+/* ---- Best-first PNS and PN² ---- */
+
+static void test_pns_engines(void) {
+    uint32_t engine;
+    for (engine = PN_ENGINE_PNS; engine <= PN_ENGINE_PN2; engine++) {
+        pn_config c = with_engine(small_config(64 * 1024, 16, 9), engine, 1 << 14);
+        pn_config dfpn = small_config(64 * 1024, 16, 9);
+        size_t bytes = 0, dfpn_bytes = 0, align = 0;
+        void *mem = NULL;
+        pn_solver *solver;
+        ttt_t g;
+        int checked = 0;
+        /* The arena comes on top of df-pn's memory: 20 bytes a node (16 and a move). */
+        CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_OK);
+        CHECK_STATUS(pn_solver_memory_requirements(&dfpn, &dfpn_bytes, &align), PN_STATUS_OK);
+        CHECK(bytes > dfpn_bytes + ((size_t)1 << 14) * 20);
+        solver = malloc_solver(&c, &mem);
+        solve_ttt_start(solver, engine == PN_ENGINE_PNS ? "malloc'ed (PNS)" : "malloc'ed (PN2)");
+        memset(&g, 0, sizeof g);
+        check_ttt_positions(solver, &g, 2, &checked);
+        CHECK(checked == 1 + 9 + 72);
+        printf("tic-tac-toe (%s): %d positions agree with negamax\n", engine_name(engine),
+               checked);
+        {
+            /* The line of the first player's disproof, by df-pn over the table PNS filled:
+             * every move legal, the first player never has a win anywhere on it (negamax,
+             * from the side to move's view), and it ends in a finished game the first player
+             * has not won. */
+            uint32_t line[9];
+            size_t n = 0, i;
+            pn_game game = ttt_game(&g);
+            memset(&g, 0, sizeof g);
+            CHECK_STATUS(pn_principal_variation(solver, &game, PN_SIDE_FIRST, NULL, line, 9, &n),
+                         PN_STATUS_OK);
+            CHECK(n >= 1 && n <= 9);
+            for (i = 0; i < n; i++) {
+                int v = ttt_negamax(&g);
+                CHECK((g.to_move == 0 ? v : -v) <= 0);
+                CHECK(line[i] < 9 && g.cells[line[i]] == 0 && ttt_play(&g, line[i]) == 0);
+            }
+            /* Finished: drawn, or won by the second player, who made the last move. */
+            CHECK(ttt_has_line(&g) ? n % 2 == 0 : ttt_full(&g));
+        }
+        free(mem);
+    }
+}
+
+/* A PNS arena too small for the search ends it with PN_STATUS_MEMORY_LIMIT: the result says
+ * so, with no answer, and the position is restored. */
+static void test_pns_memory_limit(void) {
+    uint32_t engine;
+    for (engine = PN_ENGINE_PNS; engine <= PN_ENGINE_PN2; engine++) {
+        pn_config c = with_engine(small_config(64 * 1024, 16, 9), engine, 4);
+        void *mem = NULL;
+        pn_solver *solver = malloc_solver(&c, &mem);
+        ttt_t g;
+        pn_game game = ttt_game(&g);
+        pn_result r = poisoned_result();
+        memset(&g, 0, sizeof g);
+        CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_MEMORY_LIMIT);
+        CHECK(r.status == PN_STATUS_MEMORY_LIMIT && r.outcome == PN_OUTCOME_UNKNOWN);
+        CHECK(r.distance == 0 && r.stats.mid_calls > 0);
+        CHECK(g.to_move == 0 && !ttt_has_line(&g) && all_bytes_are(g.cells, 9, 0));
+        r = poisoned_result();
+        CHECK_STATUS(pn_solve(solver, &game, PN_SIDE_FIRST, NULL, &r), PN_STATUS_MEMORY_LIMIT);
+        CHECK(r.outcome == PN_OUTCOME_UNKNOWN);
+        free(mem);
+    }
+}
+
+/* A configuration from before the engine fields (its struct_size ends at threads) gets df-pn,
+ * exactly as before, whatever lies past it; an engine the library does not know is refused. */
+static void test_config_versions_and_engines(void) {
+    const size_t config_v1 = offsetof(pn_config, arena_nodes);
+    pn_config dfpn = small_config(64 * 1024, 16, 9);
+    pn_config old = with_engine(dfpn, PN_ENGINE_PN2, 1);
+    size_t bytes = 0, old_bytes = 0, align = 0;
+    void *mem = NULL, *old_mem = NULL;
+    pn_solver *solver, *old_solver;
+    ttt_t g;
+    pn_game game = ttt_game(&g);
+    pn_result want = fresh_result(), got = fresh_result();
+    old.struct_size = config_v1;
+    old.engine = 77; /* past the caller's struct: never read */
+    CHECK_STATUS(pn_solver_memory_requirements(&dfpn, &bytes, &align), PN_STATUS_OK);
+    CHECK_STATUS(pn_solver_memory_requirements(&old, &old_bytes, &align), PN_STATUS_OK);
+    CHECK(old_bytes == bytes);
+    solver = malloc_solver(&dfpn, &mem);
+    old_solver = malloc_solver(&old, &old_mem);
+    memset(&g, 0, sizeof g);
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &want), PN_STATUS_OK);
+    CHECK_STATUS(pn_solve_value(old_solver, &game, NULL, &got), PN_STATUS_OK);
+    CHECK(got.outcome == PN_OUTCOME_DRAW);
+    CHECK(got.stats.mid_calls == want.stats.mid_calls && got.stats.nodes == want.stats.nodes);
+    {
+        /* The configuration comes back in the caller's version, and only that far. */
+        pn_config back;
+        memset(&back, POISON, sizeof back);
+        CHECK_STATUS(pn_solver_config(old_solver, &back), PN_STATUS_OK);
+        CHECK(back.struct_size == config_v1 && back.max_depth == 16 && back.threads == 0);
+        CHECK(all_bytes_are((const unsigned char *)&back + config_v1, sizeof back - config_v1,
+                            POISON));
+    }
+    {
+        pn_config bad = with_engine(dfpn, PN_ENGINE_PN2 + 1, 1 << 10);
+        pn_solver *sentinel = (pn_solver *)&sentinel, *out = sentinel;
+        unsigned char *raw = (unsigned char *)malloc(1 << 16);
+        CHECK(raw != NULL);
+        memset(raw, POISON, 1 << 16);
+        CHECK_STATUS(pn_solver_memory_requirements(&bad, &bytes, &align),
+                     PN_STATUS_INVALID_ARGUMENT);
+        CHECK_STATUS(pn_solver_init(raw, 1 << 16, &bad, &out), PN_STATUS_INVALID_ARGUMENT);
+        bad.engine = 0xFFFFFFFFu;
+        CHECK_STATUS(pn_solver_init(raw, 1 << 16, &bad, &out), PN_STATUS_INVALID_ARGUMENT);
+        /* PNS records a position's move count in 15 bits. */
+        bad = with_engine(small_config(4096, 16, PN_PNS_MAX_MOVES + 1), PN_ENGINE_PNS, 16);
+        CHECK_STATUS(pn_solver_init(raw, 1 << 16, &bad, &out), PN_STATUS_INVALID_ARGUMENT);
+        CHECK(out == sentinel && all_bytes_are(raw, 1 << 16, POISON));
+        free(raw);
+    }
+    free(mem);
+    free(old_mem);
 }
 
 /* ---- Games that break the contract ---- */
@@ -1440,6 +1590,56 @@ static void test_first_struct_versions(void) {
     free(mem);
 }
 
+/* ---- A binary built against the first header ---- */
+
+/* What such a binary declared: the first version of pn_config (up to `threads`) and
+ * pn_config_default returning it by value. The current header maps pn_config_default to
+ * pn_config_default_v2; the symbol itself still returns the first version, so the caller's
+ * return slot (its own sizeof) is never overrun. Nothing after this point uses the header's
+ * pn_config_default. */
+#undef pn_config_default
+typedef struct {
+    size_t struct_size;
+    size_t table_bytes;
+    size_t verify_memo_entries;
+    uint32_t max_depth;
+    uint32_t max_moves;
+    uint32_t epsilon_numerator;
+    uint32_t epsilon_denominator;
+    uint32_t threads;
+} config_v1;
+config_v1 pn_config_default(void);
+
+static void test_first_config_binary(void) {
+    config_v1 c = pn_config_default();
+    pn_config now = pn_config_default_v2();
+    size_t bytes = 0, want_bytes = 0, align = 0;
+    pn_solver *solver = NULL;
+    void *mem;
+    ttt_t g;
+    pn_game game = ttt_game(&g);
+    pn_result r = fresh_result();
+    CHECK(sizeof c == offsetof(pn_config, arena_nodes) && c.struct_size == sizeof c);
+    CHECK(c.table_bytes == now.table_bytes && c.max_depth == now.max_depth &&
+          c.max_moves == now.max_moves && c.epsilon_denominator == now.epsilon_denominator);
+    CHECK(now.engine == PN_ENGINE_DFPN && now.arena_nodes == PN_DEFAULT_ARENA_NODES);
+    c.table_bytes = now.table_bytes = 64 * 1024;
+    c.max_depth = now.max_depth = 16;
+    c.max_moves = now.max_moves = 9;
+    /* Handed in by its struct_size, it is the df-pn configuration it always was. */
+    CHECK_STATUS(pn_solver_memory_requirements((const pn_config *)&c, &bytes, &align),
+                 PN_STATUS_OK);
+    CHECK_STATUS(pn_solver_memory_requirements(&now, &want_bytes, &align), PN_STATUS_OK);
+    CHECK(bytes == want_bytes);
+    mem = malloc(bytes);
+    CHECK(mem != NULL);
+    CHECK_STATUS(pn_solver_init(mem, bytes, (const pn_config *)&c, &solver), PN_STATUS_OK);
+    memset(&g, 0, sizeof g);
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == PN_OUTCOME_DRAW);
+    free(mem);
+}
+
 int main(void) {
     test_version();
     test_status_strings();
@@ -1448,9 +1648,19 @@ int main(void) {
     test_static_memory();
     test_stack_memory();
     test_malloc_memory_and_ttt_oracle();
-    test_nim_against_bouton();
-    test_connect4_against_negamax(4, 4);
-    test_connect4_against_negamax(5, 4);
+    test_nim_against_bouton(PN_ENGINE_DFPN);
+    test_connect4_against_negamax(4, 4, PN_ENGINE_DFPN);
+    test_connect4_against_negamax(5, 4, PN_ENGINE_DFPN);
+    test_pns_engines();
+    test_nim_against_bouton(PN_ENGINE_PNS);
+    test_nim_against_bouton(PN_ENGINE_PN2);
+    test_connect4_against_negamax(4, 4, PN_ENGINE_PNS);
+    test_connect4_against_negamax(4, 4, PN_ENGINE_PN2);
+    test_connect4_against_negamax(5, 4, PN_ENGINE_PNS);
+    test_connect4_against_negamax(5, 4, PN_ENGINE_PN2);
+    test_pns_memory_limit();
+    test_config_versions_and_engines();
+    test_first_config_binary();
     test_callback_faults();
     test_arguments_and_limits();
     test_stop_from_another_thread();
@@ -1472,7 +1682,8 @@ int main(void) {
      * solver, UNSUPPORTED. */
     {
         uint32_t code;
-        for (code = PN_STATUS_OK; code < PN_STATUS_INTERNAL_ERROR; code++) {
+        for (code = PN_STATUS_OK; code <= PN_STATUS_MEMORY_LIMIT; code++) {
+            if (code == PN_STATUS_INTERNAL_ERROR) continue;
             if (code == PN_STATUS_UNSUPPORTED && (pn_features() & PN_FEATURE_PARALLEL)) continue;
             if (!statuses_seen[code]) fprintf(stderr, "status %u never triggered\n", code);
             CHECK(statuses_seen[code]);

@@ -138,8 +138,12 @@ void test_version() {
     CHECK(pn_abi_version() == PN_ABI_VERSION);
 }
 
-void test_connect_four(int width, int height) {
-    proofnum::Solver solver(config(1 << 20, 48, 8));
+// `engine` is a pn_engine; PNS and PN² get an arena of 2^18 nodes (5 MiB).
+void test_connect_four(int width, int height, uint32_t engine = PN_ENGINE_DFPN) {
+    pn_config c = config(1 << 20, 48, 8);
+    c.engine = engine;
+    c.arena_nodes = std::size_t(1) << 18;
+    proofnum::Solver solver(c);
     ConnectFour game(width, height);
     std::vector<uint8_t> memo(std::size_t(1) << (width * (height + 1)), 0);
     int oracle = c4_negamax(&game.board(), memo.data());
@@ -394,6 +398,8 @@ int main() {
     test_version();
     test_connect_four(4, 4);
     test_connect_four(5, 4);
+    test_connect_four(4, 4, PN_ENGINE_PNS);
+    test_connect_four(4, 4, PN_ENGINE_PN2);
     test_memory_sources();
     test_exceptions_stay_in_cpp();
     test_stop_from_a_thread();

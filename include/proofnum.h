@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+/* The current version of the default configuration (see pn_config_default_v2). */
+#define pn_config_default pn_config_default_v2
 
 /**
  * "No limit", for the limits in [`pn_limits`].
@@ -48,6 +50,30 @@
  * Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
  */
 #define PN_DEFAULT_VERIFY_MEMO_ENTRIES 4096
+
+/**
+ * Default node capacity of the PNS arena (`arena_nodes` of 0 means this): 1 048 576 nodes,
+ * 20 bytes each (a 16-byte node and its move), so 20 MiB.
+ */
+#define PN_DEFAULT_ARENA_NODES (1 << 20)
+
+/**
+ * Default size of PN²'s second-level region (`second_level_nodes` of 0 with
+ * `PN_ENGINE_PN2` means this): 65 536 nodes (1.25 MiB).
+ */
+#define PN_DEFAULT_SECOND_LEVEL_NODES (1 << 16)
+
+/**
+ * The most moves a position may have with `PN_ENGINE_PNS` or `PN_ENGINE_PN2` (child blocks
+ * record their length in 15 bits).
+ */
+#define PN_PNS_MAX_MOVES 32767
+
+/**
+ * The most nodes a PNS arena region (`arena_nodes`, `second_level_nodes`) may have: node
+ * indices are 32-bit, with one value reserved for "none".
+ */
+#define PN_PNS_MAX_NODES ((size_t)UINT32_MAX - 1)
 
 /**
  * Major version of the library (the crate's version).
@@ -191,6 +217,12 @@ enum pn_status
      * A bug in proofnum: a panic was caught, or an impossible state was reached.
      */
     PN_STATUS_INTERNAL_ERROR = 22,
+    /**
+     * The search ran out of memory without an answer: the PNS arena (`PN_ENGINE_PNS`,
+     * `PN_ENGINE_PN2`) was full even after its solved subtrees were freed, or a parallel call
+     * could not have a worker thread or its search stack.
+     */
+    PN_STATUS_MEMORY_LIMIT = 23,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -307,6 +339,41 @@ typedef uint32_t pn_repetition;
 #endif // __cplusplus
 
 /**
+ * Which search `pn_solve` and `pn_solve_value` run (`pn_config.engine`). Every engine
+ * answers the same questions with the same table, limits and results; the parallel calls
+ * always run the parallel PN-DFPN, whatever the engine.
+ */
+enum pn_engine
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Depth-first proof-number search (df-pn with the 1+ε trick) over the table: memory
+     * bounded by the table, the default.
+     */
+    PN_ENGINE_DFPN = 0,
+    /**
+     * Best-first proof-number search (Allis) over a node arena of `arena_nodes` nodes in the
+     * solver's memory. When the arena is full even after freeing solved subtrees, the search
+     * ends with `PN_STATUS_MEMORY_LIMIT`.
+     */
+    PN_ENGINE_PNS = 1,
+    /**
+     * PN²: best-first PNS whose new leaves are evaluated by a second PNS of at most
+     * `second_level_nodes` nodes, keeping the first-level tree small.
+     */
+    PN_ENGINE_PN2 = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pn_engine pn_engine;
+#else
+typedef uint32_t pn_engine;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
  * its pointer, never freed (the caller owns the memory).
  */
@@ -355,6 +422,24 @@ typedef struct pn_config {
      * call, of the size `max_depth` and `max_moves` give the solver's own).
      */
     uint32_t threads;
+    /**
+     * Node capacity of the PNS arena (`PN_ENGINE_PNS` and `PN_ENGINE_PN2`; unused, and no
+     * memory reserved, with df-pn); 0 means `PN_DEFAULT_ARENA_NODES`. At most
+     * `PN_PNS_MAX_NODES`.
+     */
+    size_t arena_nodes;
+    /**
+     * Nodes of PN²'s second-level region (`PN_ENGINE_PN2` only); 0 means
+     * `PN_DEFAULT_SECOND_LEVEL_NODES`. At most `PN_PNS_MAX_NODES`.
+     */
+    size_t second_level_nodes;
+    /**
+     * The search of `pn_solve` and `pn_solve_value`, a `pn_engine`: `PN_ENGINE_DFPN` (0, the
+     * default), `PN_ENGINE_PNS` or `PN_ENGINE_PN2`. Whichever engine solved, the principal
+     * variation and `pn_verify` use df-pn over the table, and the parallel calls run the
+     * parallel PN-DFPN.
+     */
+    uint32_t engine;
 } pn_config;
 
 /**
@@ -708,11 +793,14 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The default configuration: a 1 MiB table, a 4096-entry verification memo, lines of up to
- * 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
- * calls.
+ * The default configuration: df-pn, a 1 MiB table, a 4096-entry verification memo, lines of
+ * up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
+ * calls (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default arena sizes).
+ *
+ * The header names this function `pn_config_default` (a macro): the symbol of that name
+ * returns the first version of the struct, for binaries built against the first header.
  */
-struct pn_config pn_config_default(void);
+struct pn_config pn_config_default_v2(void);
 
 /**
  * No limit: `PN_UNLIMITED` nodes and time, no clock.
@@ -724,14 +812,16 @@ struct pn_limits pn_limits_default(void);
  * game's position? Returns `PN_STATUS_UNSUPPORTED` when `pn_features()` lacks
  * `PN_FEATURE_PARALLEL`.
  *
- * The solver's configuration gives the threads (`threads`, 0 for one per core), the depth and
- * the moves per position; its transposition table is shared by the threads and keeps what
- * they found for later calls. Each thread searches its own copy of the game, made before the
- * search with the game's `clone` callback (or as a byte copy of `copy_size` bytes) and
- * released with `free` before returning; the game's own position is only read. See
- * `pn_game` for the threading contract of the callbacks. Unlike the rest of the interface,
- * the call allocates (threads, their search stacks and move buffers, the root search tree,
- * byte copies of the game), and frees everything before returning.
+ * The search is always the parallel PN-DFPN, whatever the configuration's `engine` (a PNS
+ * solver's arena is left unused). The solver's configuration gives the threads (`threads`, 0
+ * for one per core), the depth and the moves per position; its transposition table is
+ * shared by the threads and keeps what they found for later calls. Each thread searches its
+ * own copy of the game, made before the search with the game's `clone` callback (or as a
+ * byte copy of `copy_size` bytes) and released with `free` before returning; the game's own
+ * position is only read. See `pn_game` for the threading contract of the callbacks. Unlike
+ * the rest of the interface, the call allocates (threads, their search stacks and move
+ * buffers, the root search tree, byte copies of the game), and frees everything before
+ * returning.
  *
  * Statuses and what is written are as for `pn_solve`, with these differences:
  * `PN_STATUS_MISSING_CALLBACK` when the game has neither `clone` and `free` nor
@@ -742,6 +832,8 @@ struct pn_limits pn_limits_default(void);
  * system's monotonic clock (the limits' `clock` is never called), the node limit may be
  * overrun by one job per thread, and `progress` is called from the worker threads, one call
  * at a time. The statistics add `jobs`, `threads` and `worker_idle_per_mille`.
+ * `PN_STATUS_MEMORY_LIMIT` (with the result written) means a worker thread or its search
+ * stack could not be had.
  *
  * # Safety
  * As `pn_solve`; the game's callbacks must also keep the threading contract of `pn_game`,
@@ -846,10 +938,12 @@ pn_status pn_solver_init(void *memory,
                          struct pn_solver **out_solver);
 
 /**
- * Writes the configuration the solver was built with to `*out_config`.
+ * Writes the configuration the solver was built with to `*out_config`: the version of the
+ * struct `pn_solver_init` was given (its `struct_size` bytes, `struct_size` included).
  *
  * # Safety
- * `solver` is NULL or a pointer from `pn_solver_init`; `out_config` is NULL or writable.
+ * `solver` is NULL or a pointer from `pn_solver_init`; `out_config` is NULL or writable for
+ * the `struct_size` given to `pn_solver_init`.
  */
 pn_status pn_solver_config(struct pn_solver *solver, struct pn_config *out_config);
 
@@ -865,14 +959,17 @@ pn_status pn_solver_config(struct pn_solver *solver, struct pn_config *out_confi
 pn_status pn_solver_stop(struct pn_solver *solver);
 
 /**
- * Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? Depth-first
- * proof-number search (df-pn with the 1+ε trick) within `limits` (NULL: no limit). Draws
- * count against the attacker.
+ * Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? The search is
+ * the configuration's `engine`: depth-first proof-number search (df-pn with the 1+ε trick,
+ * the default), or best-first PNS or PN² in the solver's arena, within `limits` (NULL: no
+ * limit). Draws count against the attacker. With PNS and PN² the statistics' `mid_calls`
+ * count expansions.
  *
  * Returns `PN_STATUS_OK` when solved (`outcome` is `PN_OUTCOME_PROVEN` or
  * `PN_OUTCOME_DISPROVEN`). When the search ran but ended without an answer it returns why —
  * `PN_STATUS_NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`,
- * `CALLBACK_FAILED` or `CALLBACK_INVALID` — and `*out_result` is written with that status,
+ * `CALLBACK_FAILED`, `CALLBACK_INVALID` or (PNS and PN²: the arena was full even after
+ * freeing solved subtrees) `MEMORY_LIMIT` — and `*out_result` is written with that status,
  * `PN_OUTCOME_UNKNOWN` and the counters. For any other status nothing is written.
  *
  * The game's position is restored before returning, unless a callback failed. The
@@ -891,9 +988,9 @@ pn_status pn_solve(struct pn_solver *solver,
 
 /**
  * The game-theoretic value of the position for its side to move: `PN_OUTCOME_WIN`,
- * `PN_OUTCOME_DRAW` or `PN_OUTCOME_LOSS`. Two df-pn searches ("can the side to move win?",
- * then "can the opponent?") share the table and the limits. Statuses and what is written
- * are as for `pn_solve`; `distance` is 0.
+ * `PN_OUTCOME_DRAW` or `PN_OUTCOME_LOSS`. Two searches of the configured engine ("can the
+ * side to move win?", then "can the opponent?") share the table and the limits. Statuses
+ * and what is written are as for `pn_solve`; `distance` is 0.
  *
  * # Safety
  * As `pn_solve`.

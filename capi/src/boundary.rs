@@ -111,26 +111,32 @@ pub struct Out<'a, T> {
     /// Bytes of `T` to write: all of them, or the size of the older version of a
     /// [`SizedStruct`] the caller has room for.
     bytes: usize,
+    /// The first byte written when `bytes` is less than the whole `T`: past `struct_size`
+    /// when the caller set it ([`out_struct`]), 0 when the library writes it too
+    /// ([`out_version`]).
+    from: usize,
     _borrow: PhantomData<&'a mut T>,
 }
 
 impl<T> Out<'_, T> {
     /// Writes the output (without reading or dropping what was there). For a caller with an
     /// older version of a struct, only that version's bytes are written, and its
-    /// `struct_size` is left as the caller set it (so the struct stays the caller's version).
+    /// `struct_size` is left as the caller set it (so the struct stays the caller's version),
+    /// or, through [`out_version`], written as part of those bytes.
     pub fn write(self, value: T) {
         if self.bytes == size_of::<T>() {
             // SAFETY: `out` checked that the pointer is non-NULL and aligned, and its caller
             // promised it is valid for writes of a `T` for the duration of the export.
             unsafe { self.ptr.as_ptr().write(value) }
         } else {
-            let skip = size_of::<usize>();
-            // SAFETY: only `out_struct` makes `bytes` differ from `size_of::<T>()`: `T` is then
-            // a `SizedStruct` (plain `Copy` data beginning with `struct_size: usize`) and
-            // `bytes` one of its older sizes, at least `skip` and less than `size_of::<T>()`,
-            // which the caller promised writable at the pointer. So both ranges
-            // `skip..bytes` are in bounds; `value` is a local, so they do not overlap; the
-            // bytes are copied untyped, padding included.
+            let skip = self.from;
+            // SAFETY: only `out_struct` and `out_version` make `bytes` differ from
+            // `size_of::<T>()`: `T` is then a `SizedStruct` (plain `Copy` data beginning with
+            // `struct_size: usize`) and `bytes` one of its older sizes, at least
+            // `size_of::<usize>()` (so at least `skip`, which is 0 or that) and less than
+            // `size_of::<T>()`, which the caller promised writable at the pointer. So both
+            // ranges `skip..bytes` are in bounds; `value` is a local, so they do not overlap;
+            // the bytes are copied untyped, padding included.
             unsafe {
                 core::ptr::copy_nonoverlapping(
                     (&value as *const T).cast::<u8>().add(skip),
@@ -156,6 +162,7 @@ pub unsafe fn out<'a, T>(ptr: *mut T) -> Result<Out<'a, T>, pn_status> {
                 pn_status::Misaligned
             })?,
         bytes: size_of::<T>(),
+        from: 0,
         _borrow: PhantomData,
     })
 }
@@ -174,6 +181,27 @@ pub unsafe fn out_struct<'a, T: SizedStruct>(ptr: *mut T) -> Result<Out<'a, T>, 
     Ok(Out {
         ptr: p,
         bytes,
+        from: size_of::<usize>(),
+        _borrow: PhantomData,
+    })
+}
+
+/// Checks an out-pointer to a struct of which the caller has room for the version of
+/// `struct_size` bytes, a size it gave the library earlier (in an input of the same struct),
+/// so the output's own `struct_size` need not be set: that version is written whole,
+/// `struct_size` included.
+///
+/// # Safety
+/// `ptr` is NULL or aligned and valid for writes of `struct_size` bytes until the export
+/// returns when that is a size of `T` this library knows.
+pub unsafe fn out_version<'a, T: SizedStruct>(
+    ptr: *mut T,
+    struct_size: usize,
+) -> Result<Out<'a, T>, pn_status> {
+    Ok(Out {
+        ptr: non_null(ptr)?,
+        bytes: known_size::<T>(struct_size)?,
+        from: 0,
         _borrow: PhantomData,
     })
 }

@@ -5,7 +5,7 @@ use core::ffi::c_void;
 
 use proofnum_core::dfpn::MAX_STACK_DEPTH;
 use proofnum_core::limits::Progress;
-use proofnum_core::{DfpnConfig, Epsilon, Limits, Table};
+use proofnum_core::{DfpnConfig, Epsilon, Limits, PnsConfig, Table};
 
 use crate::boundary::{self, SizedStruct};
 use crate::status::pn_status;
@@ -25,9 +25,53 @@ pub const PN_DEFAULT_MAX_DEPTH: u32 = 128;
 pub const PN_DEFAULT_MAX_MOVES: u32 = 64;
 /// Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
 pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 4096;
+/// Default node capacity of the PNS arena (`arena_nodes` of 0 means this): 1 048 576 nodes,
+/// 20 bytes each (a 16-byte node and its move), so 20 MiB.
+pub const PN_DEFAULT_ARENA_NODES: usize = 1 << 20;
+/// Default size of PN²'s second-level region (`second_level_nodes` of 0 with
+/// `PN_ENGINE_PN2` means this): 65 536 nodes (1.25 MiB).
+pub const PN_DEFAULT_SECOND_LEVEL_NODES: usize = 1 << 16;
+/// The most moves a position may have with `PN_ENGINE_PNS` or `PN_ENGINE_PN2` (child blocks
+/// record their length in 15 bits).
+pub const PN_PNS_MAX_MOVES: u32 = 32767;
+/// The most nodes a PNS arena region (`arena_nodes`, `second_level_nodes`) may have: node
+/// indices are 32-bit, with one value reserved for "none".
+pub const PN_PNS_MAX_NODES: usize = u32::MAX as usize - 1;
 
 const _: () = assert!(PN_TABLE_MIN_BYTES == Table::MIN_BYTES);
 const _: () = assert!(PN_MAX_DEPTH_LIMIT as usize == MAX_STACK_DEPTH);
+const _: () = assert!(PN_MAX_DEPTH_LIMIT as usize <= proofnum_core::pns::MAX_PATH_DEPTH);
+const _: () = assert!(PN_PNS_MAX_MOVES as usize == proofnum_core::pns::MAX_MOVES);
+
+/// Which search `pn_solve` and `pn_solve_value` run (`pn_config.engine`). Every engine
+/// answers the same questions with the same table, limits and results; the parallel calls
+/// always run the parallel PN-DFPN, whatever the engine.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum pn_engine {
+    /// Depth-first proof-number search (df-pn with the 1+ε trick) over the table: memory
+    /// bounded by the table, the default.
+    Dfpn = 0,
+    /// Best-first proof-number search (Allis) over a node arena of `arena_nodes` nodes in the
+    /// solver's memory. When the arena is full even after freeing solved subtrees, the search
+    /// ends with `PN_STATUS_MEMORY_LIMIT`.
+    Pns = 1,
+    /// PN²: best-first PNS whose new leaves are evaluated by a second PNS of at most
+    /// `second_level_nodes` nodes, keeping the first-level tree small.
+    Pn2 = 2,
+}
+
+impl pn_engine {
+    /// The engine with this value, or `InvalidArgument`.
+    pub fn from_u32(value: u32) -> Result<pn_engine, pn_status> {
+        match value {
+            0 => Ok(pn_engine::Dfpn),
+            1 => Ok(pn_engine::Pns),
+            2 => Ok(pn_engine::Pn2),
+            _ => Err(pn_status::InvalidArgument),
+        }
+    }
+}
 
 /// How a solver is built. Start from `pn_config_default()` and change what you need; the
 /// memory a configuration needs comes from `pn_solver_memory_requirements`.
@@ -56,10 +100,41 @@ pub struct pn_config {
     /// Each thread gets its own copy of the game and its own search stack (allocated by the
     /// call, of the size `max_depth` and `max_moves` give the solver's own).
     pub threads: u32,
+    /// Node capacity of the PNS arena (`PN_ENGINE_PNS` and `PN_ENGINE_PN2`; unused, and no
+    /// memory reserved, with df-pn); 0 means `PN_DEFAULT_ARENA_NODES`. At most
+    /// `PN_PNS_MAX_NODES`.
+    pub arena_nodes: usize,
+    /// Nodes of PN²'s second-level region (`PN_ENGINE_PN2` only); 0 means
+    /// `PN_DEFAULT_SECOND_LEVEL_NODES`. At most `PN_PNS_MAX_NODES`.
+    pub second_level_nodes: usize,
+    /// The search of `pn_solve` and `pn_solve_value`, a `pn_engine`: `PN_ENGINE_DFPN` (0, the
+    /// default), `PN_ENGINE_PNS` or `PN_ENGINE_PN2`. Whichever engine solved, the principal
+    /// variation and `pn_verify` use df-pn over the table, and the parallel calls run the
+    /// parallel PN-DFPN.
+    pub engine: u32,
 }
 
-// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields.
-unsafe impl SizedStruct for pn_config {}
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields; the older size
+// is the offset of a field (the first version ended with `threads` and its tail padding, which
+// is where `arena_nodes` begins: the new fields start on a `usize` boundary so that no field
+// lies in that padding).
+unsafe impl SizedStruct for pn_config {
+    const OLDER_SIZES: &'static [usize] = &[core::mem::offset_of!(pn_config, arena_nodes)];
+}
+
+/// Which searcher the solve calls use, with its settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SerialEngine {
+    /// Df-pn only.
+    Dfpn,
+    /// PNS or PN² over an arena of `nodes` nodes.
+    Pns {
+        /// First-level nodes of the arena.
+        nodes: usize,
+        /// The PNS settings (PN²'s second-level region included).
+        config: PnsConfig,
+    },
+}
 
 /// A configuration checked for range.
 #[derive(Clone, Copy, Debug)]
@@ -76,6 +151,8 @@ pub struct Settings {
     pub dfpn: DfpnConfig,
     /// Worker threads (0: one per core).
     pub threads: u32,
+    /// The solve calls' searcher.
+    pub engine: SerialEngine,
 }
 
 impl pn_config {
@@ -89,6 +166,9 @@ impl pn_config {
         epsilon_numerator: 1,
         epsilon_denominator: 4,
         threads: 0,
+        arena_nodes: PN_DEFAULT_ARENA_NODES,
+        second_level_nodes: PN_DEFAULT_SECOND_LEVEL_NODES,
+        engine: pn_engine::Dfpn as u32,
     };
 
     /// Checks every field's range.
@@ -105,6 +185,33 @@ impl pn_config {
         {
             return Err(pn_status::InvalidArgument);
         }
+        let or_default = |nodes: usize, default: usize| if nodes == 0 { default } else { nodes };
+        let arena_nodes = or_default(self.arena_nodes, PN_DEFAULT_ARENA_NODES);
+        let engine = match pn_engine::from_u32(self.engine)? {
+            pn_engine::Dfpn => SerialEngine::Dfpn,
+            pn_engine::Pns => SerialEngine::Pns {
+                nodes: arena_nodes,
+                config: PnsConfig::PNS,
+            },
+            pn_engine::Pn2 => SerialEngine::Pns {
+                nodes: arena_nodes,
+                config: PnsConfig::pn2(or_default(
+                    self.second_level_nodes,
+                    PN_DEFAULT_SECOND_LEVEL_NODES,
+                )),
+            },
+        };
+        let pns_out_of_range = match engine {
+            SerialEngine::Dfpn => false,
+            SerialEngine::Pns { nodes, config } => {
+                self.max_moves > PN_PNS_MAX_MOVES
+                    || nodes > PN_PNS_MAX_NODES
+                    || config.second_level_nodes > PN_PNS_MAX_NODES
+            }
+        };
+        if pns_out_of_range {
+            return Err(pn_status::InvalidArgument);
+        }
         Ok(Settings {
             table_bytes: self.table_bytes,
             verify_memo_entries: self.verify_memo_entries,
@@ -115,16 +222,71 @@ impl pn_config {
                 ..Default::default()
             },
             threads: self.threads,
+            engine,
         })
     }
 }
 
-/// The default configuration: a 1 MiB table, a 4096-entry verification memo, lines of up to
-/// 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
-/// calls.
+/// The default configuration: df-pn, a 1 MiB table, a 4096-entry verification memo, lines of
+/// up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
+/// calls (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default arena sizes).
+///
+/// The header names this function `pn_config_default` (a macro): the symbol of that name
+/// returns the first version of the struct, for binaries built against the first header.
 #[unsafe(no_mangle)]
-pub extern "C" fn pn_config_default() -> pn_config {
+pub extern "C" fn pn_config_default_v2() -> pn_config {
     pn_config::DEFAULT
+}
+
+/// The first version of [`pn_config`], before the engine fields: what binaries built against
+/// the first header receive from the `pn_config_default` symbol. A struct returned by value
+/// cannot grow the way a struct passed by pointer does (the caller reserves its own `sizeof`
+/// for the return value), so the symbol keeps this layout and newer callers reach
+/// [`pn_config_default_v2`] through the header's `pn_config_default` macro.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct pn_config_v1 {
+    /// `offsetof(pn_config, arena_nodes)`: the first version's size.
+    pub struct_size: usize,
+    /// As in [`pn_config`].
+    pub table_bytes: usize,
+    /// As in [`pn_config`].
+    pub verify_memo_entries: usize,
+    /// As in [`pn_config`].
+    pub max_depth: u32,
+    /// As in [`pn_config`].
+    pub max_moves: u32,
+    /// As in [`pn_config`].
+    pub epsilon_numerator: u32,
+    /// As in [`pn_config`].
+    pub epsilon_denominator: u32,
+    /// As in [`pn_config`].
+    pub threads: u32,
+}
+
+// The first version is the prefix of the current struct, and its size where the new fields
+// begin (the size `SizedStruct` accepts for it).
+const _: () =
+    assert!(core::mem::size_of::<pn_config_v1>() == core::mem::offset_of!(pn_config, arena_nodes));
+const _: () = assert!(
+    core::mem::offset_of!(pn_config_v1, threads) == core::mem::offset_of!(pn_config, threads)
+);
+
+/// The default configuration in the first version of the struct (see [`pn_config_v1`]); not
+/// in the header, which maps `pn_config_default` to [`pn_config_default_v2`].
+#[unsafe(no_mangle)]
+pub extern "C" fn pn_config_default() -> pn_config_v1 {
+    let c = pn_config::DEFAULT;
+    pn_config_v1 {
+        struct_size: core::mem::size_of::<pn_config_v1>(),
+        table_bytes: c.table_bytes,
+        verify_memo_entries: c.verify_memo_entries,
+        max_depth: c.max_depth,
+        max_moves: c.max_moves,
+        epsilon_numerator: c.epsilon_numerator,
+        epsilon_denominator: c.epsilon_denominator,
+        threads: c.threads,
+    }
 }
 
 /// A monotonic clock for time limits: microseconds since any fixed point. It must not fail,
@@ -292,9 +454,30 @@ mod tests {
 
     #[test]
     fn defaults_are_valid_and_ranges_are_checked() {
-        let c = pn_config_default();
+        let c = pn_config_default_v2();
         let s = c.settings().unwrap();
         assert_eq!(s.dfpn, DfpnConfig::default());
+        assert_eq!(s.engine, SerialEngine::Dfpn);
+        // A df-pn solver may have more moves than PNS allows: its arena is never built.
+        let many = pn_config {
+            max_moves: PN_PNS_MAX_MOVES + 1,
+            ..c
+        };
+        assert_eq!(many.settings().unwrap().engine, SerialEngine::Dfpn);
+        let pn2 = pn_config {
+            engine: pn_engine::Pn2 as u32,
+            arena_nodes: 0,
+            second_level_nodes: 0,
+            ..c
+        };
+        assert_eq!(
+            pn2.settings().unwrap().engine,
+            SerialEngine::Pns {
+                nodes: PN_DEFAULT_ARENA_NODES,
+                config: PnsConfig::pn2(PN_DEFAULT_SECOND_LEVEL_NODES)
+            },
+            "0 means the defaults"
+        );
         for bad in [
             pn_config {
                 epsilon_denominator: 0,
@@ -310,9 +493,47 @@ mod tests {
                 table_bytes: PN_TABLE_MIN_BYTES - 1,
                 ..c
             },
+            pn_config { engine: 3, ..c },
+            pn_config {
+                engine: pn_engine::Pns as u32,
+                max_moves: PN_PNS_MAX_MOVES + 1,
+                ..c
+            },
+            pn_config {
+                engine: pn_engine::Pn2 as u32,
+                second_level_nodes: PN_PNS_MAX_NODES + 1,
+                ..c
+            },
         ] {
             assert_eq!(bad.settings().err(), Some(pn_status::InvalidArgument));
         }
+    }
+
+    #[test]
+    fn the_first_versions_default_is_the_prefix_of_the_current_one() {
+        let v1 = pn_config_default();
+        assert_eq!(
+            v1.struct_size,
+            core::mem::offset_of!(pn_config, arena_nodes)
+        );
+        // Read back as a caller of the first version hands it in: the new fields are zero,
+        // so the engine is df-pn, and everything else is the current default.
+        // SAFETY: `v1` is a valid first-version config at an aligned address, and
+        // `read_input` reads only its `struct_size` bytes.
+        let read =
+            unsafe { boundary::read_input((&v1 as *const pn_config_v1).cast::<pn_config>()) }
+                .unwrap();
+        assert_eq!(
+            read,
+            pn_config {
+                struct_size: v1.struct_size,
+                arena_nodes: 0,
+                second_level_nodes: 0,
+                engine: pn_engine::Dfpn as u32,
+                ..pn_config_default_v2()
+            }
+        );
+        assert_eq!(read.settings().unwrap().engine, SerialEngine::Dfpn);
     }
 
     #[test]

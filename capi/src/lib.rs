@@ -21,9 +21,10 @@
 //! # Memory
 //! Like zstd's static contexts: [`pn_solver_memory_requirements`] says how many bytes and
 //! which alignment a [`pn_config`] needs, [`pn_solver_init`] builds the solver inside that
-//! memory (the solver object, its transposition table, its search stack and its move buffer,
-//! all from the one buffer), and there is nothing to free: the caller owns the memory and may
-//! reuse it once the solver is no longer used. The parallel calls are the exception: they
+//! memory (the solver object, its transposition table, its search stack, the PNS arena when
+//! the configured engine is PNS or PN², and its move buffer, all from the one buffer), and
+//! there is nothing to free: the caller owns the memory and may reuse it once the solver is no
+//! longer used. The parallel calls are the exception: they
 //! allocate threads, search stacks, the root tree and copies of the game, and free all of it
 //! before returning (see [`parallel`]).
 //!

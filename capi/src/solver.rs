@@ -1,17 +1,21 @@
 //! The solver object, built inside the caller's memory, and the solve calls.
 //!
 //! `pn_solver_init` lays one caller buffer out as
-//! `[pn_solver][transposition table][df-pn stack][move buffer][verification memo]`: the object
-//! first (so the buffer's start must be aligned for it), then regions carved with the core's
-//! [`Carver`](proofnum_core::memory::Carver), each with its alignment slack counted in
-//! `pn_solver_memory_requirements`. The object keeps `'static` borrows of its regions: they
-//! live as long as the caller keeps the memory, which is the contract of the C API.
+//! `[pn_solver][transposition table][df-pn stack][PNS arena][move buffer][verification memo]`:
+//! the object first (so the buffer's start must be aligned for it), then regions carved with
+//! the core's [`Carver`](proofnum_core::memory::Carver), each with its alignment slack counted
+//! in `pn_solver_memory_requirements`. The PNS arena is empty unless the configuration's
+//! engine is PNS or PN²; the df-pn stack is always there, for the principal variation and
+//! `pn_verify`, which walk the table with df-pn whichever engine filled it. The object keeps
+//! `'static` borrows of its regions: they live as long as the caller keeps the memory, which
+//! is the contract of the C API.
 //!
 //! # Repetition rules
 //! The core's searcher is generic over the game type, and the repetition rule is part of that
 //! type (`Game::REPETITION_RULE`), while a C game names its rule at run time. The solver keeps
 //! one searcher in its stack region, typed for the rule of the last game it searched
 //! ([`Engine`]); a game with another rule replaces it (re-carving the stack, the only cost).
+//! The PNS searcher in the arena region ([`PnsEngine`]) is kept and replaced the same way.
 //!
 //! # Sharing
 //! Only [`pn_solver_stop`] may run while another call uses the solver. Everything the other
@@ -27,10 +31,12 @@ use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use proofnum_core::memory::{Carver, bytes_for};
-use proofnum_core::{Dfpn, Game, Status, Table, Value};
+use proofnum_core::{
+    Dfpn, Game, Limits, Player, Pns, SearchResult, Status, Table, Value, ValueResult,
+};
 
-use crate::boundary::{self, guard, out, out_struct, read_input};
-use crate::config::{Settings, pn_config, pn_limits};
+use crate::boundary::{self, guard, out, out_struct, out_version, read_input};
+use crate::config::{SerialEngine, Settings, pn_config, pn_limits};
 use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
 use crate::status::pn_status;
@@ -79,12 +85,28 @@ pub(crate) enum Engine {
     ByPosition(Dfpn<'static, CGame<RULE_BY_POSITION>>),
 }
 
-/// A game adapter type with its place in [`Engine`].
+/// The PNS searcher for the current game's repetition rule, in the arena region.
+pub(crate) enum PnsEngine {
+    /// No searcher (df-pn solvers, and only while one is replaced otherwise).
+    Empty,
+    /// For games whose positions never repeat.
+    Acyclic(Pns<'static, CGame<RULE_ACYCLIC>>),
+    /// For games where a repetition is a draw.
+    Draw(Pns<'static, CGame<RULE_DRAW>>),
+    /// For games that score repetitions themselves.
+    ByPosition(Pns<'static, CGame<RULE_BY_POSITION>>),
+}
+
+/// A game adapter type with its places in [`Engine`] and [`PnsEngine`].
 pub(crate) trait Engined: Game<Move = u32> + Sized {
     /// The searcher, if the engine holds this type's.
     fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>>;
     /// The engine holding this searcher.
     fn wrap(dfpn: Dfpn<'static, Self>) -> Engine;
+    /// The PNS searcher, if the engine holds this type's.
+    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>>;
+    /// The PNS engine holding this searcher.
+    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine;
 }
 
 impl Engined for CGame<RULE_ACYCLIC> {
@@ -96,6 +118,15 @@ impl Engined for CGame<RULE_ACYCLIC> {
     }
     fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
         Engine::Acyclic(dfpn)
+    }
+    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
+        match engine {
+            PnsEngine::Acyclic(p) => Some(p),
+            _ => None,
+        }
+    }
+    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
+        PnsEngine::Acyclic(pns)
     }
 }
 
@@ -109,6 +140,15 @@ impl Engined for CGame<RULE_DRAW> {
     fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
         Engine::Draw(dfpn)
     }
+    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
+        match engine {
+            PnsEngine::Draw(p) => Some(p),
+            _ => None,
+        }
+    }
+    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
+        PnsEngine::Draw(pns)
+    }
 }
 
 impl Engined for CGame<RULE_BY_POSITION> {
@@ -121,16 +161,68 @@ impl Engined for CGame<RULE_BY_POSITION> {
     fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
         Engine::ByPosition(dfpn)
     }
+    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
+        match engine {
+            PnsEngine::ByPosition(p) => Some(p),
+            _ => None,
+        }
+    }
+    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
+        PnsEngine::ByPosition(pns)
+    }
 }
 
-/// The searcher and the stack region it lives in.
+/// The searchers and the regions they live in.
 pub(crate) struct Searcher {
     engine: Engine,
     /// The stack region, kept as a raw pointer: the searcher borrows it, and a searcher for
     /// another rule borrows it again once the old one is dropped.
     stack: NonNull<u8>,
     stack_bytes: usize,
+    /// The PNS searcher (empty for a df-pn solver).
+    pns: PnsEngine,
+    /// The arena region, kept as `stack` is (0 bytes for a df-pn solver).
+    arena: NonNull<u8>,
+    arena_bytes: usize,
     settings: Settings,
+}
+
+/// The searcher the solve calls use for game type `G`.
+pub(crate) enum Serial<'a, G: Engined> {
+    /// Df-pn.
+    Dfpn(&'a mut Dfpn<'static, G>),
+    /// PNS or PN².
+    Pns(&'a mut Pns<'static, G>),
+}
+
+impl<G: Engined> Serial<'_, G> {
+    /// Can `attacker` force a win? As [`Dfpn::solve`] and [`Pns::solve`].
+    fn solve(
+        self,
+        game: &mut G,
+        attacker: Player,
+        table: &mut Table<'_>,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
+        match self {
+            Serial::Dfpn(dfpn) => dfpn.solve(game, attacker, table, limits),
+            Serial::Pns(pns) => pns.solve(game, attacker, table, limits),
+        }
+    }
+
+    /// The position's value for its side to move. As [`Dfpn::solve_value`] and
+    /// [`Pns::solve_value`].
+    fn solve_value(
+        self,
+        game: &mut G,
+        table: &mut Table<'_>,
+        limits: &mut Limits<'_>,
+    ) -> ValueResult<G::Move> {
+        match self {
+            Serial::Dfpn(dfpn) => dfpn.solve_value(game, table, limits),
+            Serial::Pns(pns) => pns.solve_value(game, table, limits),
+        }
+    }
 }
 
 impl Searcher {
@@ -152,6 +244,37 @@ impl Searcher {
             self.engine = G::wrap(dfpn);
         }
         G::slot(&mut self.engine).ok_or(pn_status::InternalError)
+    }
+
+    /// The PNS searcher for game type `G`, built in the arena region if the current one is
+    /// for another type; `InternalError` for a df-pn solver, which has no arena.
+    fn get_pns<G: Engined>(&mut self) -> Result<&mut Pns<'static, G>, pn_status> {
+        let SerialEngine::Pns { config, .. } = self.settings.engine else {
+            return Err(pn_status::InternalError);
+        };
+        if G::pns_slot(&mut self.pns).is_none() {
+            // Drop the other rule's searcher first: it is the only user of the arena region.
+            self.pns = PnsEngine::Empty;
+            // SAFETY: `arena` points to `arena_bytes` initialised bytes of this solver's
+            // memory, carved for the arena at init and used by nothing else; the searcher that
+            // borrowed them was dropped above, and the new one keeps them for as long as the
+            // solver lives ('static by the C contract).
+            let arena: &'static mut [u8] =
+                unsafe { core::slice::from_raw_parts_mut(self.arena.as_ptr(), self.arena_bytes) };
+            let s = &self.settings;
+            let pns = Pns::<G>::new(arena, s.max_depth, s.max_moves, config)
+                .map_err(pn_status::from_memory_error)?;
+            self.pns = G::pns_wrap(pns);
+        }
+        G::pns_slot(&mut self.pns).ok_or(pn_status::InternalError)
+    }
+
+    /// The searcher of the solve calls for game type `G`, as the configuration's engine says.
+    fn serial<G: Engined>(&mut self) -> Result<Serial<'_, G>, pn_status> {
+        Ok(match self.settings.engine {
+            SerialEngine::Dfpn => Serial::Dfpn(self.get::<G>()?),
+            SerialEngine::Pns { .. } => Serial::Pns(self.get_pns::<G>()?),
+        })
     }
 }
 
@@ -239,6 +362,8 @@ pub(crate) unsafe fn handle<'a>(ptr: *mut pn_solver) -> Result<&'a pn_solver, pn
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Layout {
     stack_bytes: usize,
+    /// The PNS arena: 0 for df-pn.
+    arena_bytes: usize,
     total_bytes: usize,
 }
 
@@ -247,15 +372,28 @@ impl Layout {
         // Every rule's searcher has the same layout (moves are `u32` for all of them).
         let stack_bytes =
             Dfpn::<CGame<RULE_DRAW>>::stack_bytes(settings.max_depth, settings.max_moves);
+        // `required_bytes` saturates, so an arena too large to count is `usize::MAX`, which
+        // fails the sum below.
+        let arena_bytes = match settings.engine {
+            SerialEngine::Dfpn => 0,
+            SerialEngine::Pns { nodes, config } => Pns::<CGame<RULE_DRAW>>::required_bytes(
+                nodes,
+                settings.max_depth,
+                settings.max_moves,
+                config,
+            ),
+        };
         let total_bytes = size_of::<pn_solver>()
             .checked_add(settings.table_bytes)
             .and_then(|n| n.checked_add(stack_bytes))
+            .and_then(|n| n.checked_add(arena_bytes))
             .and_then(|n| n.checked_add(bytes_for::<u32>(settings.max_moves)))
             .and_then(|n| n.checked_add(bytes_for::<u64>(settings.verify_memo_entries)))
             .filter(|&n| n <= isize::MAX as usize && stack_bytes < usize::MAX)
             .ok_or(pn_status::InvalidArgument)?;
         Ok(Layout {
             stack_bytes,
+            arena_bytes,
             total_bytes,
         })
     }
@@ -325,10 +463,12 @@ pub unsafe extern "C" fn pn_solver_init(
         let mut carver = Carver::new(regions);
         let table = carver.take_filled::<u8>(settings.table_bytes, 0);
         let stack = carver.take_filled::<u8>(layout.stack_bytes, 0);
+        let arena = carver.take_filled::<u8>(layout.arena_bytes, 0);
         let moves = carver.take_filled::<u32>(settings.max_moves, 0);
         let memo = carver.take_filled::<u64>(settings.verify_memo_entries, 0);
         carver.finish().map_err(|_| pn_status::InternalError)?;
-        let (Some(table), Some(stack), Some(moves), Some(memo)) = (table, stack, moves, memo)
+        let (Some(table), Some(stack), Some(arena), Some(moves), Some(memo)) =
+            (table, stack, arena, moves, memo)
         else {
             return Err(pn_status::InternalError);
         };
@@ -337,10 +477,16 @@ pub unsafe extern "C" fn pn_solver_init(
             engine: Engine::Empty,
             stack_bytes: stack.len(),
             stack: NonNull::from(stack).cast(),
+            pns: PnsEngine::Empty,
+            arena_bytes: arena.len(),
+            arena: NonNull::from(arena).cast(),
             settings,
         };
-        // The default rule's searcher now, so a layout mistake shows here and not later.
+        // The default rule's searchers now, so a layout mistake shows here and not later.
         searcher.get::<CGame<RULE_DRAW>>()?;
+        if settings.engine != SerialEngine::Dfpn {
+            searcher.get_pns::<CGame<RULE_DRAW>>()?;
+        }
         let solver = pn_solver {
             magic: SOLVER_MAGIC,
             address: base as usize,
@@ -363,10 +509,12 @@ pub unsafe extern "C" fn pn_solver_init(
     })
 }
 
-/// Writes the configuration the solver was built with to `*out_config`.
+/// Writes the configuration the solver was built with to `*out_config`: the version of the
+/// struct `pn_solver_init` was given (its `struct_size` bytes, `struct_size` included).
 ///
 /// # Safety
-/// `solver` is NULL or a pointer from `pn_solver_init`; `out_config` is NULL or writable.
+/// `solver` is NULL or a pointer from `pn_solver_init`; `out_config` is NULL or writable for
+/// the `struct_size` given to `pn_solver_init`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pn_solver_config(
     solver: *mut pn_solver,
@@ -374,9 +522,12 @@ pub unsafe extern "C" fn pn_solver_config(
 ) -> pn_status {
     guard(|| {
         // SAFETY: forwarded from the caller.
-        let (solver, out_config) = unsafe { (handle(solver)?, out(out_config)?) };
+        let solver = unsafe { handle(solver)? };
         let locked = solver.lock()?;
-        out_config.write(locked.inner.config);
+        let config = locked.inner.config;
+        // SAFETY: forwarded from the caller, who gave `pn_solver_init` this `struct_size`.
+        let out_config = unsafe { out_version(out_config, config.struct_size)? };
+        out_config.write(config);
         Ok(())
     })
 }
@@ -401,18 +552,26 @@ pub unsafe extern "C" fn pn_solver_stop(solver: *mut pn_solver) -> pn_status {
 /// Runs `$body` with the searcher, game adapter, table and memo typed for the game's
 /// repetition rule (the body is expanded once per rule). Evaluates to
 /// `Result<(body's value, a broken callback's status), pn_status>`.
+/// With a method name first (`run_serial`), the body gets that method's searcher instead.
 macro_rules! with_rule {
     ($inner:expr, $game:expr, |$dfpn:ident, $g:ident, $table:ident, $memo:ident| $body:expr) => {
+        with_rule!($inner, $game, run, |$dfpn, $g, $table, $memo| $body)
+    };
+    (
+        $inner:expr, $game:expr, $run:ident,
+        |$dfpn:ident, $g:ident, $table:ident, $memo:ident| $body:expr
+    ) => {
         match $crate::game::pn_repetition::from_u32($game.repetition_rule) {
             Err(status) => Err(status),
             Ok($crate::game::pn_repetition::Draw) => $inner
-                .run::<{ $crate::game::RULE_DRAW }, _>($game, |$dfpn, $g, $table, $memo| $body),
+                .$run::<{ $crate::game::RULE_DRAW }, _>($game, |$dfpn, $g, $table, $memo| $body),
             Ok($crate::game::pn_repetition::Acyclic) => $inner
-                .run::<{ $crate::game::RULE_ACYCLIC }, _>($game, |$dfpn, $g, $table, $memo| $body),
+                .$run::<{ $crate::game::RULE_ACYCLIC }, _>($game, |$dfpn, $g, $table, $memo| $body),
             Ok($crate::game::pn_repetition::ByPosition) => $inner
-                .run::<{ $crate::game::RULE_BY_POSITION }, _>($game, |$dfpn, $g, $table, $memo| {
-                    $body
-                }),
+                .$run::<{ $crate::game::RULE_BY_POSITION }, _>(
+                    $game,
+                    |$dfpn, $g, $table, $memo| $body,
+                ),
         }
     };
 }
@@ -444,6 +603,25 @@ impl Inner {
         Ok((out, cgame.failure().map(pn_status::from)))
     }
 
+    /// As [`run`](Inner::run), with the solve calls' searcher: df-pn or PNS, as configured.
+    pub(crate) fn run_serial<const R: u8, Out>(
+        &mut self,
+        game: &pn_game,
+        search: impl FnOnce(Serial<'_, CGame<R>>, &mut CGame<R>, &mut Table<'_>, &mut [u64]) -> Out,
+    ) -> Result<(Out, Option<pn_status>), pn_status>
+    where
+        CGame<R>: Engined,
+    {
+        // SAFETY: as in `run`: the caller of the solve call promised the callbacks may be
+        // called with `ctx` on this thread during the call, and `moves` is this solver's own
+        // buffer, used by nothing else while the game lives.
+        let mut cgame = unsafe { CGame::<R>::new(game, self.moves)? };
+        let mut table = Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)?;
+        let serial = self.searcher.serial::<CGame<R>>()?;
+        let out = search(serial, &mut cgame, &mut table, self.memo);
+        Ok((out, cgame.failure().map(pn_status::from)))
+    }
+
     /// `pn_solve`'s search.
     fn solve(
         &mut self,
@@ -452,8 +630,8 @@ impl Inner {
         limits: &pn_limits,
         stop: &AtomicBool,
     ) -> Result<pn_result, pn_status> {
-        let (r, failure) = with_rule!(self, game, |dfpn, g, table, _memo| {
-            limits.with(stop, |l| dfpn.solve(g, attacker, table, l))
+        let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, _memo| {
+            limits.with(stop, |l| serial.solve(g, attacker, table, l))
         })?;
         let stats = pn_stats::from(&r.stats);
         let result = match (failure, r.status) {
@@ -483,8 +661,8 @@ impl Inner {
         limits: &pn_limits,
         stop: &AtomicBool,
     ) -> Result<pn_result, pn_status> {
-        let (r, failure) = with_rule!(self, game, |dfpn, g, table, _memo| {
-            limits.with(stop, |l| dfpn.solve_value(g, table, l))
+        let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, _memo| {
+            limits.with(stop, |l| serial.solve_value(g, table, l))
         })?;
         let stats = pn_stats::from(&r.stats);
         let result = match (failure, r.value) {
@@ -506,14 +684,17 @@ impl Inner {
     }
 }
 
-/// Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? Depth-first
-/// proof-number search (df-pn with the 1+ε trick) within `limits` (NULL: no limit). Draws
-/// count against the attacker.
+/// Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? The search is
+/// the configuration's `engine`: depth-first proof-number search (df-pn with the 1+ε trick,
+/// the default), or best-first PNS or PN² in the solver's arena, within `limits` (NULL: no
+/// limit). Draws count against the attacker. With PNS and PN² the statistics' `mid_calls`
+/// count expansions.
 ///
 /// Returns `PN_STATUS_OK` when solved (`outcome` is `PN_OUTCOME_PROVEN` or
 /// `PN_OUTCOME_DISPROVEN`). When the search ran but ended without an answer it returns why —
 /// `PN_STATUS_NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`,
-/// `CALLBACK_FAILED` or `CALLBACK_INVALID` — and `*out_result` is written with that status,
+/// `CALLBACK_FAILED`, `CALLBACK_INVALID` or (PNS and PN²: the arena was full even after
+/// freeing solved subtrees) `MEMORY_LIMIT` — and `*out_result` is written with that status,
 /// `PN_OUTCOME_UNKNOWN` and the counters. For any other status nothing is written.
 ///
 /// The game's position is restored before returning, unless a callback failed. The
@@ -551,9 +732,9 @@ pub unsafe extern "C" fn pn_solve(
 }
 
 /// The game-theoretic value of the position for its side to move: `PN_OUTCOME_WIN`,
-/// `PN_OUTCOME_DRAW` or `PN_OUTCOME_LOSS`. Two df-pn searches ("can the side to move win?",
-/// then "can the opponent?") share the table and the limits. Statuses and what is written
-/// are as for `pn_solve`; `distance` is 0.
+/// `PN_OUTCOME_DRAW` or `PN_OUTCOME_LOSS`. Two searches of the configured engine ("can the
+/// side to move win?", then "can the opponent?") share the table and the limits. Statuses
+/// and what is written are as for `pn_solve`; `distance` is 0.
 ///
 /// # Safety
 /// As `pn_solve`.

@@ -66,11 +66,15 @@ pub enum pn_status {
     Refuted = 21,
     /// A bug in proofnum: a panic was caught, or an impossible state was reached.
     InternalError = 22,
+    /// The search ran out of memory without an answer: the PNS arena (`PN_ENGINE_PNS`,
+    /// `PN_ENGINE_PN2`) was full even after its solved subtrees were freed, or a parallel call
+    /// could not have a worker thread or its search stack.
+    MemoryLimit = 23,
 }
 
 impl pn_status {
     /// Every status, in numeric order (each at the index of its value).
-    pub(crate) const ALL: [pn_status; 23] = [
+    pub(crate) const ALL: [pn_status; 24] = [
         pn_status::Ok,
         pn_status::NullPointer,
         pn_status::BadStructSize,
@@ -94,6 +98,7 @@ impl pn_status {
         pn_status::TableTruncated,
         pn_status::Refuted,
         pn_status::InternalError,
+        pn_status::MemoryLimit,
     ];
 
     /// The status with this value, if there is one.
@@ -129,6 +134,9 @@ impl pn_status {
             pn_status::TableTruncated => c"saved table is shorter than its header says",
             pn_status::Refuted => c"the claimed result does not hold",
             pn_status::InternalError => c"internal error in proofnum (a bug): please report it",
+            pn_status::MemoryLimit => {
+                c"out of search memory (PNS arena, or worker threads and stacks) without an answer"
+            }
         }
     }
 
@@ -143,12 +151,11 @@ impl pn_status {
             Reason::TooManyMoves => pn_status::TooManyMoves,
             // The C game adapter records the precise failure; this is the fallback.
             Reason::GameError => pn_status::CallbackInvalid,
-            // The work budget and thresholds are never set through this interface. No export
-            // runs PNS (whose arena can fill); the parallel calls meet `MemoryLimit` only when
-            // a worker's stack or thread cannot be had, which has no status of its own yet.
-            Reason::WorkLimit | Reason::Thresholds | Reason::MemoryLimit => {
-                pn_status::InternalError
-            }
+            // PNS's arena was full even after freeing solved subtrees, or a parallel call could
+            // not have a worker's stack or thread.
+            Reason::MemoryLimit => pn_status::MemoryLimit,
+            // The work budget and thresholds are never set through this interface.
+            Reason::WorkLimit | Reason::Thresholds => pn_status::InternalError,
         }
     }
 
@@ -195,6 +202,24 @@ mod tests {
         }
         assert_eq!(pn_status::from_u32(pn_status::ALL.len() as u32), None);
         assert_eq!(pn_status::from_u32(u32::MAX), None);
+    }
+
+    #[test]
+    fn a_full_arena_is_a_memory_limit_and_the_last_status() {
+        assert_eq!(
+            pn_status::from_reason(Reason::MemoryLimit),
+            pn_status::MemoryLimit
+        );
+        assert_eq!(
+            pn_status::MemoryLimit as u32,
+            23,
+            "appended after INTERNAL_ERROR"
+        );
+        assert_eq!(pn_status::ALL.last(), Some(&pn_status::MemoryLimit));
+        assert_eq!(
+            pn_status::from_reason(Reason::WorkLimit),
+            pn_status::InternalError
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::vec;
 use std::vec::Vec;
 
-use crate::config::{pn_config, pn_config_default};
+use crate::config::{pn_config, pn_config_default_v2 as pn_config_default, pn_engine};
 use crate::game::{pn_game, pn_outcome};
 use crate::result::pn_result;
 use crate::solver::pn_solver_memory_requirements;
@@ -334,6 +334,195 @@ fn switching_repetition_rules_rebuilds_the_searcher_in_place() {
         );
         assert_eq!((r.has_best_move, r.best_move), (1, 1));
     }
+}
+
+/// `small_config` with best-first PNS (`pn2`: PN²) over an arena of `arena_nodes` nodes.
+fn pns_config(pn2: bool, arena_nodes: usize) -> pn_config {
+    pn_config {
+        engine: if pn2 { pn_engine::Pn2 } else { pn_engine::Pns } as u32,
+        arena_nodes,
+        second_level_nodes: 64,
+        ..small_config()
+    }
+}
+
+fn requirements(config: &pn_config) -> Result<usize, pn_status> {
+    let (mut bytes, mut align) = (0, 0);
+    // SAFETY: valid pointers to locals.
+    match unsafe { pn_solver_memory_requirements(config, &mut bytes, &mut align) } {
+        pn_status::Ok => Ok(bytes),
+        status => Err(status),
+    }
+}
+
+#[test]
+fn pns_and_pn2_solve_the_subtraction_game_and_leave_a_table_df_pn_can_read() {
+    for pn2 in [false, true] {
+        let (_memory, solver) = solver(&pns_config(pn2, 4096));
+        let piles = if cfg!(miri) { 0..=6 } else { 0..=40 };
+        for n in piles {
+            let mut pile = Pile::new(n);
+            let (s, r) = value(solver, &mut pile);
+            assert_eq!(s, pn_status::Ok, "pn2 {pn2}, pile {n}");
+            let want = if n % 4 == 0 {
+                pn_outcome::Loss
+            } else {
+                pn_outcome::Win
+            };
+            assert_eq!(r.outcome, want as u32, "pn2 {pn2}, pile {n}");
+            if n % 4 != 0 {
+                assert_eq!((r.has_best_move, r.best_move), (1, n % 4), "pile {n}");
+            }
+            assert!(r.stats.mid_calls > 0 || n == 0, "expansions are counted");
+            assert_eq!((pile.stones, pile.to_move), (n, 0), "restored");
+        }
+        // `pn_solve` too, for the side not to move (who cannot win a non-multiple of 4).
+        let mut pile = Pile::new(9);
+        let game = pile.table();
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        // SAFETY: valid pointers; the pile outlives the call.
+        let s = unsafe { pn_solve(solver, &game, 1, null(), &mut r) };
+        assert_eq!(
+            (s, r.outcome),
+            (pn_status::Ok, pn_outcome::Disproven as u32)
+        );
+        // The principal variation walks the table with df-pn after a PNS solve.
+        let mut line = [0u32; 16];
+        let mut len = 0;
+        // SAFETY: valid pointers; `line` does not overlap the solver.
+        let s = unsafe {
+            crate::proof::pn_principal_variation(
+                solver,
+                &game,
+                0,
+                null(),
+                line.as_mut_ptr(),
+                line.len(),
+                &mut len,
+            )
+        };
+        assert_eq!(s, pn_status::Ok);
+        assert_eq!(
+            line[..len].iter().sum::<u32>(),
+            9,
+            "the line takes the whole pile"
+        );
+        assert_eq!(line[0], 1, "the winner leaves 8");
+    }
+}
+
+#[test]
+fn the_pns_arena_takes_twenty_bytes_a_node_from_the_solver_memory() {
+    // A node is 16 bytes and its move (a `uint32_t`) 4 (`Pns::bytes_per_node`).
+    let a = requirements(&pns_config(false, 1000)).unwrap();
+    let b = requirements(&pns_config(false, 2000)).unwrap();
+    assert_eq!(b - a, 1000 * 20);
+    let dfpn = requirements(&small_config()).unwrap();
+    assert!(
+        a > dfpn + 1000 * 20,
+        "the df-pn stack is kept beside the arena"
+    );
+    // PN²'s second level has its own region.
+    let pn2 = pn_config {
+        second_level_nodes: 1064,
+        ..pns_config(true, 1000)
+    };
+    assert_eq!(
+        requirements(&pn2).unwrap() - requirements(&pns_config(true, 1000)).unwrap(),
+        1000 * 20
+    );
+    // 0 means the default arena.
+    assert_eq!(
+        requirements(&pns_config(false, 0)),
+        requirements(&pns_config(false, crate::config::PN_DEFAULT_ARENA_NODES))
+    );
+}
+
+#[test]
+fn a_full_arena_ends_with_memory_limit_and_no_answer() {
+    for pn2 in [false, true] {
+        let (_dfpn_memory, dfpn) = solver(&small_config());
+        let (_memory, solver) = solver(&pns_config(pn2, 2));
+        let stones = if cfg!(miri) { 9 } else { 39 };
+        let mut pile = Pile::new(stones);
+        let (s, r) = value(solver, &mut pile);
+        assert_eq!(s, pn_status::MemoryLimit, "pn2 {pn2}");
+        assert_eq!(r.status, pn_status::MemoryLimit as u32);
+        assert_eq!((r.outcome, r.distance), (pn_outcome::Unknown as u32, 0));
+        assert_eq!((pile.stones, pile.to_move), (stones, 0), "restored");
+        // Df-pn on a solver of its own gets the value the arena could not hold.
+        let (s, r) = value(dfpn, &mut pile);
+        assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    }
+}
+
+#[test]
+fn an_invalid_engine_is_refused_and_the_memory_left_untouched() {
+    for bad in [
+        pn_config {
+            engine: 3,
+            ..small_config()
+        },
+        pn_config {
+            engine: u32::MAX,
+            ..small_config()
+        },
+        pn_config {
+            max_moves: crate::config::PN_PNS_MAX_MOVES + 1,
+            ..pns_config(false, 16)
+        },
+    ] {
+        assert_eq!(requirements(&bad), Err(pn_status::InvalidArgument));
+        let mut memory = vec![0xA5u64; 1 << 16];
+        let mut handle = null_mut();
+        // SAFETY: the memory is valid for its length; init fails before touching it.
+        let s = unsafe { pn_solver_init(memory.as_mut_ptr().cast(), 1 << 19, &bad, &mut handle) };
+        assert_eq!(s, pn_status::InvalidArgument);
+        assert!(handle.is_null(), "nothing written");
+        assert!(memory.iter().all(|&w| w == 0xA5), "the memory is untouched");
+    }
+}
+
+#[test]
+fn a_caller_with_the_first_config_struct_gets_df_pn_as_before() {
+    let v1 = core::mem::offset_of!(pn_config, arena_nodes);
+    // Past the first version: the caller's memory, not the config (garbage engine included).
+    let old = pn_config {
+        struct_size: v1,
+        engine: pn_engine::Pn2 as u32 + 40,
+        arena_nodes: 1,
+        second_level_nodes: 1,
+        ..small_config()
+    };
+    assert_eq!(requirements(&old), requirements(&small_config()));
+    let (_dfpn_memory, reference) = solver(&small_config());
+    let (_memory, solver) = solver(&old);
+    let mut pile = Pile::new(if cfg!(miri) { 6 } else { 23 });
+    let (s, r) = value(solver, &mut pile);
+    let (_, want) = value(reference, &mut pile);
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    assert_eq!(
+        (r.stats.mid_calls, r.stats.nodes),
+        (want.stats.mid_calls, want.stats.nodes),
+        "the same df-pn search"
+    );
+    // The configuration comes back in the caller's version, and only that far.
+    let mut back = pn_config {
+        struct_size: 0,
+        engine: 77,
+        arena_nodes: 77,
+        second_level_nodes: 77,
+        ..small_config()
+    };
+    // SAFETY: valid pointers.
+    let s = unsafe { crate::solver::pn_solver_config(solver, &mut back) };
+    assert_eq!(s, pn_status::Ok);
+    assert_eq!(back.struct_size, v1);
+    assert_eq!(back.max_depth, small_config().max_depth);
+    assert_eq!(
+        (back.engine, back.arena_nodes, back.second_level_nodes),
+        (77, 77, 77)
+    );
 }
 
 #[test]

@@ -17,8 +17,9 @@ from operator import xor
 
 # ---- The C declarations of include/proofnum.h that this script uses ----
 # Game and Result are the first versions of pn_game and pn_result (before copy_size and the
-# parallel statistics): the library still accepts them by their struct_size, which this script
-# thereby checks.
+# parallel statistics), and Config that of pn_config (before the engine fields), which is what
+# the pn_config_default symbol returns: the library still accepts them by their struct_size,
+# which this script thereby checks.
 
 PN_STATUS_OK = 0
 PN_OUTCOME_UNKNOWN, PN_OUTCOME_WIN, PN_OUTCOME_LOSS, PN_OUTCOME_DRAW = 0, 1, 2, 3

@@ -37,14 +37,16 @@ pub(crate) const AVAILABLE: bool = cfg!(feature = "std");
 /// game's position? Returns `PN_STATUS_UNSUPPORTED` when `pn_features()` lacks
 /// `PN_FEATURE_PARALLEL`.
 ///
-/// The solver's configuration gives the threads (`threads`, 0 for one per core), the depth and
-/// the moves per position; its transposition table is shared by the threads and keeps what
-/// they found for later calls. Each thread searches its own copy of the game, made before the
-/// search with the game's `clone` callback (or as a byte copy of `copy_size` bytes) and
-/// released with `free` before returning; the game's own position is only read. See
-/// `pn_game` for the threading contract of the callbacks. Unlike the rest of the interface,
-/// the call allocates (threads, their search stacks and move buffers, the root search tree,
-/// byte copies of the game), and frees everything before returning.
+/// The search is always the parallel PN-DFPN, whatever the configuration's `engine` (a PNS
+/// solver's arena is left unused). The solver's configuration gives the threads (`threads`, 0
+/// for one per core), the depth and the moves per position; its transposition table is
+/// shared by the threads and keeps what they found for later calls. Each thread searches its
+/// own copy of the game, made before the search with the game's `clone` callback (or as a
+/// byte copy of `copy_size` bytes) and released with `free` before returning; the game's own
+/// position is only read. See `pn_game` for the threading contract of the callbacks. Unlike
+/// the rest of the interface, the call allocates (threads, their search stacks and move
+/// buffers, the root search tree, byte copies of the game), and frees everything before
+/// returning.
 ///
 /// Statuses and what is written are as for `pn_solve`, with these differences:
 /// `PN_STATUS_MISSING_CALLBACK` when the game has neither `clone` and `free` nor
@@ -55,6 +57,8 @@ pub(crate) const AVAILABLE: bool = cfg!(feature = "std");
 /// system's monotonic clock (the limits' `clock` is never called), the node limit may be
 /// overrun by one job per thread, and `progress` is called from the worker threads, one call
 /// at a time. The statistics add `jobs`, `threads` and `worker_idle_per_mille`.
+/// `PN_STATUS_MEMORY_LIMIT` (with the result written) means a worker thread or its search
+/// stack could not be had.
 ///
 /// # Safety
 /// As `pn_solve`; the game's callbacks must also keep the threading contract of `pn_game`,

@@ -51,10 +51,7 @@ impl Stats {
         self.nodes += other.nodes;
         self.max_depth = self.max_depth.max(other.max_depth);
         self.repetitions += other.repetitions;
-        self.table.probes += other.table.probes;
-        self.table.hits += other.table.hits;
-        self.table.stores += other.table.stores;
-        self.table.drops += other.table.drops;
+        self.table.accumulate(&other.table);
         self.elapsed_us = match (self.elapsed_us, other.elapsed_us) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),

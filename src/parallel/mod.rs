@@ -39,7 +39,7 @@ use crate::game::{Game, Player, Value};
 use crate::limits::{Limits, Reason};
 use crate::memory::MemoryError;
 use crate::number::Numbers;
-use crate::result::{SearchResult, Status};
+use crate::result::{SearchResult, Stats, Status};
 use crate::table::{SharedTable, TableStats};
 
 use tree::{NodeId, Tree};
@@ -196,12 +196,9 @@ pub struct ParallelSolver {
 /// What the workers share behind the tree lock.
 struct State<'p, M> {
     tree: Tree<M>,
-    mid_calls: u64,
-    nodes: u64,
-    repetitions: u64,
-    max_depth: u32,
+    /// The finished jobs' counters added up (their `elapsed_us` is not used).
+    stats: Stats,
     jobs: u64,
-    table: TableStats,
     /// Why the search stops early, once decided.
     halt_reason: Option<Reason>,
     progress: Option<&'p mut (dyn FnMut(&ParallelProgress) + Send)>,
@@ -303,12 +300,8 @@ impl ParallelSolver {
         let shared = Shared::<G> {
             state: Mutex::new(State {
                 tree: Tree::new(self.config.split_work),
-                mid_calls: 0,
-                nodes: 0,
-                repetitions: 0,
-                max_depth: 0,
+                stats: Stats::default(),
                 jobs: 0,
-                table: TableStats::default(),
                 halt_reason: None,
                 progress: limits.progress.take(),
                 last_progress: start,
@@ -403,14 +396,14 @@ impl ParallelSolver {
             best_move,
             numbers: root.real,
             stats: ParallelStats {
-                mid_calls: state.mid_calls,
-                nodes: state.nodes,
-                repetitions: state.repetitions,
-                max_depth: state.max_depth,
+                mid_calls: state.stats.mid_calls,
+                nodes: state.stats.nodes,
+                repetitions: state.stats.repetitions,
+                max_depth: state.stats.max_depth,
                 jobs: state.jobs,
                 threads: self.threads,
                 tree_nodes_peak: state.tree.peak,
-                table: state.table,
+                table: state.stats.table,
                 elapsed,
                 worker_idle_share: (idle as f64 / (wall_ns * self.threads as f64)).min(1.0),
                 coordinator_busy_share: (locked as f64 / wall_ns).min(1.0),
@@ -488,11 +481,10 @@ fn combine_stats(a: &ParallelStats, b: &ParallelStats) -> ParallelStats {
         jobs: a.jobs + b.jobs,
         threads: a.threads,
         tree_nodes_peak: a.tree_nodes_peak.max(b.tree_nodes_peak),
-        table: TableStats {
-            probes: a.table.probes + b.table.probes,
-            hits: a.table.hits + b.table.hits,
-            stores: a.table.stores + b.table.stores,
-            drops: a.table.drops + b.table.drops,
+        table: {
+            let mut table = a.table;
+            table.accumulate(&b.table);
+            table
         },
         elapsed: a.elapsed + b.elapsed,
         worker_idle_share: weighted(a.worker_idle_share, b.worker_idle_share),
@@ -556,10 +548,7 @@ where
                 if let Some(a) = self.next_job(&mut state, &mut path) {
                     break Some(a);
                 }
-                if state.halt_reason.is_some()
-                    || state.tree.root().real.is_solved()
-                    || self.halt.load(Ordering::SeqCst)
-                {
+                if self.is_over(&state) {
                     break None;
                 }
                 // Every open leaf is busy: wait for a job to come back.
@@ -621,6 +610,13 @@ where
         }
     }
 
+    /// True once the root is solved or the search halts (for a limit, a stop or a panic).
+    fn is_over(&self, state: &State<'_, G::Move>) -> bool {
+        state.halt_reason.is_some()
+            || state.tree.root().real.is_solved()
+            || self.halt.load(Ordering::SeqCst)
+    }
+
     /// The next job, or `None` when the search is over or every open leaf is busy. Checks the
     /// limits and records why the search halts.
     fn next_job(
@@ -628,18 +624,15 @@ where
         state: &mut State<'_, G::Move>,
         path: &mut Vec<G::Move>,
     ) -> Option<Assignment> {
-        if state.halt_reason.is_some()
-            || state.tree.root().real.is_solved()
-            || self.halt.load(Ordering::SeqCst)
-        {
+        if self.is_over(state) {
             return None;
         }
         let elapsed = self.start.elapsed();
         let reason = if self.user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             Some(Reason::Stopped)
-        } else if state.nodes >= self.max_nodes {
+        } else if state.stats.nodes >= self.max_nodes {
             Some(Reason::NodeLimit)
-        } else if state.mid_calls >= self.max_work {
+        } else if state.stats.mid_calls >= self.max_work {
             Some(Reason::WorkLimit)
         } else if self.max_time.is_some_and(|t| elapsed >= t) {
             Some(Reason::TimeLimit)
@@ -663,8 +656,11 @@ where
         Some(Assignment {
             node,
             threshold,
-            max_work: self.config.job_work.min(self.max_work - state.mid_calls),
-            max_nodes: self.max_nodes - state.nodes,
+            max_work: self
+                .config
+                .job_work
+                .min(self.max_work - state.stats.mid_calls),
+            max_nodes: self.max_nodes - state.stats.nodes,
             max_time_us,
         })
     }
@@ -685,15 +681,7 @@ where
         children: &[(G::Move, Numbers, bool)],
     ) {
         state.jobs += 1;
-        state.mid_calls += result.stats.mid_calls;
-        state.nodes += result.stats.nodes;
-        state.repetitions += result.stats.repetitions;
-        state.max_depth = state.max_depth.max(result.stats.max_depth);
-        let t = &mut state.table;
-        t.probes += result.stats.table.probes;
-        t.hits += result.stats.table.hits;
-        t.stores += result.stats.table.stores;
-        t.drops += result.stats.table.drops;
+        state.stats.accumulate(&result.stats);
         match result.status {
             Status::Proven
             | Status::Disproven
@@ -735,8 +723,8 @@ where
         if state.progress.is_some() && state.last_progress.elapsed() >= Duration::from_millis(100) {
             state.last_progress = Instant::now();
             let p = ParallelProgress {
-                mid_calls: state.mid_calls,
-                nodes: state.nodes,
+                mid_calls: state.stats.mid_calls,
+                nodes: state.stats.nodes,
                 jobs: state.jobs,
                 tree_nodes: state.tree.live,
                 root: state.tree.root().real,

@@ -134,6 +134,14 @@ pub struct TableStats {
 }
 
 impl TableStats {
+    /// Adds another table's (or search's) counters to these.
+    pub fn accumulate(&mut self, other: &TableStats) {
+        self.probes += other.probes;
+        self.hits += other.hits;
+        self.stores += other.stores;
+        self.drops += other.drops;
+    }
+
     /// The counters accumulated since `earlier`.
     pub fn since(&self, earlier: &TableStats) -> TableStats {
         TableStats {

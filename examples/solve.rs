@@ -305,12 +305,7 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
             p.root.delta,
             p.max_depth
         );
-        if interactive {
-            eprint!("\r{line}\x1b[K");
-        } else {
-            eprintln!("{line}");
-        }
-        let _ = std::io::stderr().flush();
+        show_progress(&line, interactive);
     };
     let stop = AtomicBool::new(false);
     let mut limits = Limits {
@@ -493,11 +488,7 @@ mod parallel {
                 p.root.phi,
                 p.root.delta
             );
-            if interactive {
-                eprint!("\r{line}\x1b[K");
-            } else {
-                eprintln!("{line}");
-            }
+            show_progress(&line, interactive);
         };
         let shared = SharedTable::from_table(table);
         let mut limits = ParallelLimits {
@@ -538,6 +529,16 @@ mod parallel {
             shared.into_table(),
         ))
     }
+}
+
+/// Prints a progress line: in place on a terminal, one line each otherwise.
+fn show_progress(line: &str, interactive: bool) {
+    if interactive {
+        eprint!("\r{line}\x1b[K");
+    } else {
+        eprintln!("{line}");
+    }
+    let _ = std::io::stderr().flush();
 }
 
 /// 1234567 → "1,234,567".

@@ -197,14 +197,16 @@ fn node_work_and_time_limits_end_the_search_unknown() {
     assert_eq!(r.status, Status::Unknown(Reason::WorkLimit));
 }
 
-/// Tic-tac-toe whose `play` reports a broken position once the centre is taken.
+/// Tic-tac-toe with a bug: once the centre is taken `has_failed` reports a broken position,
+/// or, with `panics`, `play` panics on the last cell from the fourth stone on.
 #[derive(Clone, Default)]
-struct Broken {
+struct Faulty {
     inner: TicTacToe,
+    panics: bool,
     failed: bool,
 }
 
-impl Game for Broken {
+impl Game for Faulty {
     type Move = u8;
     fn side_to_move(&self) -> Player {
         self.inner.side_to_move()
@@ -219,7 +221,11 @@ impl Game for Broken {
         self.inner.generate_moves(moves)
     }
     fn play(&mut self, mv: u8) {
-        self.failed |= mv == 4;
+        if self.panics {
+            assert!(mv != 8 || self.inner.cells.iter().filter(|&&c| c != 0).count() < 3);
+        } else {
+            self.failed |= mv == 4;
+        }
         self.inner.play(mv)
     }
     fn undo(&mut self, mv: u8) {
@@ -236,7 +242,7 @@ fn game_errors_and_small_buffers_are_reported_not_hidden() {
     let table = SharedTable::new(&mut memory).unwrap();
     let solver = ParallelSolver::new(config(2, 5)).unwrap();
     let r = solver.solve(
-        &Broken::default(),
+        &Faulty::default(),
         Player::First,
         &table,
         &mut ParallelLimits::none(),
@@ -285,33 +291,6 @@ fn game_errors_and_small_buffers_are_reported_not_hidden() {
     assert!(auto.threads() >= 1);
 }
 
-/// Tic-tac-toe whose `play` panics on the last cell (a buggy game).
-#[derive(Clone, Default)]
-struct Panicky(TicTacToe);
-
-impl Game for Panicky {
-    type Move = u8;
-    fn side_to_move(&self) -> Player {
-        self.0.side_to_move()
-    }
-    fn hash(&self) -> u64 {
-        self.0.hash()
-    }
-    fn outcome(&self) -> Outcome {
-        self.0.outcome()
-    }
-    fn generate_moves(&self, moves: &mut MoveList<'_, u8>) {
-        self.0.generate_moves(moves)
-    }
-    fn play(&mut self, mv: u8) {
-        assert!(mv != 8 || self.0.cells.iter().filter(|&&c| c != 0).count() < 3);
-        self.0.play(mv)
-    }
-    fn undo(&mut self, mv: u8) {
-        self.0.undo(mv)
-    }
-}
-
 /// A game that panics in one worker ends the whole search with that panic (no worker is left
 /// waiting for the dead worker's job), for every thread count.
 #[test]
@@ -322,7 +301,10 @@ fn a_panicking_game_reaches_the_caller() {
         let solver = ParallelSolver::new(config(threads, 3)).unwrap();
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             solver.solve(
-                &Panicky::default(),
+                &Faulty {
+                    panics: true,
+                    ..Faulty::default()
+                },
                 Player::First,
                 &table,
                 &mut ParallelLimits::none(),

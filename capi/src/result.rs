@@ -59,20 +59,21 @@ impl From<&Stats> for pn_stats {
 #[cfg(feature = "std")]
 impl From<&proofnum_core::parallel::ParallelStats> for pn_stats {
     fn from(s: &proofnum_core::parallel::ParallelStats) -> pn_stats {
-        pn_stats {
-            nodes: s.nodes,
+        // The counters both solvers have, as the serial solver reports them.
+        let common = Stats {
             mid_calls: s.mid_calls,
-            max_depth: s.max_depth as u64,
+            nodes: s.nodes,
+            max_depth: s.max_depth,
             repetitions: s.repetitions,
-            table_probes: s.table.probes,
-            table_hits: s.table.hits,
-            table_stores: s.table.stores,
-            table_drops: s.table.drops,
-            elapsed_us: u64::try_from(s.elapsed.as_micros()).unwrap_or(u64::MAX),
+            table: s.table,
+            elapsed_us: Some(u64::try_from(s.elapsed.as_micros()).unwrap_or(u64::MAX)),
+        };
+        pn_stats {
             jobs: s.jobs,
             threads: u32::try_from(s.threads).unwrap_or(u32::MAX),
             // A share in 0 ..= 1, so the product fits; `as` saturates anything odd.
             worker_idle_per_mille: (s.worker_idle_share * 1000.0).round() as u32,
+            ..pn_stats::from(&common)
         }
     }
 }

@@ -621,12 +621,18 @@ static void test_callback_faults(void) {
     CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
     CHECK(r.outcome == PN_OUTCOME_DRAW);
 
-    /* A stop requested while no search runs stops the next one at once. */
+    /* A stop requested while no search runs is dropped: a late stop never reaches a later
+     * search (issue 12, finding 7; it used to stop the next search at once). */
     CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
     CHECK_STATUS(pn_solver_stop(solver), PN_STATUS_OK);
     r = fresh_result();
-    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_STOPPED);
-    CHECK(r.outcome == PN_OUTCOME_UNKNOWN);
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == PN_OUTCOME_DRAW);
+    CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+    CHECK_STATUS(pn_solver_stop(solver), PN_STATUS_OK);
+    r = fresh_result();
+    CHECK_STATUS(pn_solve(solver, &game, PN_SIDE_FIRST, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == PN_OUTCOME_DISPROVEN);
 
     /* A required callback missing; nothing is written. */
     game.undo = NULL;
@@ -796,6 +802,7 @@ typedef struct {
     c4_t game;
     pn_status status;
     pn_result result;
+    int done;
 } search_job;
 
 static void *run_search(void *arg) {
@@ -803,7 +810,18 @@ static void *run_search(void *arg) {
     pn_game game = c4_game(&job->game);
     job->result = fresh_result();
     job->status = pn_solve_value(job->solver, &game, NULL, &job->result);
+    __atomic_store_n(&job->done, 1, __ATOMIC_SEQ_CST);
     return NULL;
+}
+
+/* A stop reaches only the call running when it is made, so a thread that cancels a search
+ * another thread starts repeats the request until that search has returned. */
+static void stop_until_done(pn_solver *solver, int *done) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    while (!__atomic_load_n(done, __ATOMIC_SEQ_CST)) {
+        CHECK_STATUS(pn_solver_stop(solver), PN_STATUS_OK);
+        nanosleep(&pause, NULL);
+    }
 }
 
 static void test_stop_from_another_thread(void) {
@@ -817,7 +835,7 @@ static void test_stop_from_another_thread(void) {
     c4_init(&job.game, 7, 6); /* never finishes in this test's time */
     CHECK(pthread_create(&thread, NULL, run_search, &job) == 0);
     nanosleep(&pause, NULL);
-    CHECK_STATUS(pn_solver_stop(job.solver), PN_STATUS_OK);
+    stop_until_done(job.solver, &job.done);
     CHECK(pthread_join(thread, NULL) == 0);
     CHECK_STATUS(job.status, PN_STATUS_STOPPED);
     CHECK(job.result.outcome == PN_OUTCOME_UNKNOWN);
@@ -1448,6 +1466,7 @@ typedef struct {
     copy_log log;
     pn_status status;
     pn_result result;
+    int done;
 } parallel_job;
 
 static void *run_parallel_search(void *arg) {
@@ -1455,6 +1474,7 @@ static void *run_parallel_search(void *arg) {
     pn_game game = counted_game(&job->game, c4_game(&job->game.g.c4));
     job->result = fresh_result();
     job->status = pn_solve_value_parallel(job->solver, &game, NULL, &job->result);
+    __atomic_store_n(&job->done, 1, __ATOMIC_SEQ_CST);
     return NULL;
 }
 
@@ -1540,7 +1560,7 @@ static void test_parallel_limits_and_stop(void) {
         c4_init(&job.game.g.c4, 7, 6);
         CHECK(pthread_create(&thread, NULL, run_parallel_search, &job) == 0);
         nanosleep(&pause, NULL);
-        CHECK_STATUS(pn_solver_stop(job.solver), PN_STATUS_OK);
+        stop_until_done(job.solver, &job.done);
         CHECK(pthread_join(thread, NULL) == 0);
         CHECK_STATUS(job.status, PN_STATUS_STOPPED);
         CHECK(job.result.outcome == PN_OUTCOME_UNKNOWN);

@@ -273,9 +273,17 @@ void test_stop_from_a_thread() {
     ConnectFour game(7, 6);  // far too big to solve in this test
     proofnum::Result r;
     r.status = PN_STATUS_OK;
-    std::thread worker([&] { r = solver.solve_value(game); });
+    std::atomic<bool> done(false);
+    std::thread worker([&] {
+        r = solver.solve_value(game);
+        done = true;
+    });
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    solver.stop();
+    // A stop reaches only a running search: repeat it until the worker's has returned.
+    while (!done) {
+        solver.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     worker.join();
     CHECK_STATUS(r.status, PN_STATUS_STOPPED);
     CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN);
@@ -382,9 +390,17 @@ void test_parallel_stop_from_a_thread() {
     const int live = CountedConnectFour::live;
     proofnum::Result r;
     r.status = PN_STATUS_OK;
-    std::thread worker([&] { r = solver.solve_value_parallel(game); });
+    std::atomic<bool> done(false);
+    std::thread worker([&] {
+        r = solver.solve_value_parallel(game);
+        done = true;
+    });
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    solver.stop();
+    // A stop reaches only a running search: repeat it until the worker's has returned.
+    while (!done) {
+        solver.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     worker.join();
     CHECK_STATUS(r.status, PN_STATUS_STOPPED);
     CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN);

@@ -949,9 +949,13 @@ pn_status pn_solver_config(struct pn_solver *solver, struct pn_config *out_confi
 
 /**
  * Asks the running solve call to stop soon; it then returns `PN_STATUS_STOPPED` (or its
- * answer, if it found one first). If no search is running, the next one stops at once. Every
- * search clears the request when it ends. This is the one call that may be made from
- * another thread, or from a callback, while the solver is in use.
+ * answer, if it found one first). The request reaches only the call running when it is made:
+ * with no call running it does nothing, and every call starts without a request, so a late
+ * stop (one meant for a search that has already returned) never stops a later search. To
+ * cancel a search that another thread is about to start, repeat the request until that call
+ * returns (a request racing with the end of one call and the start of the next may reach
+ * either). This is the one call that may be made from another thread, or from a callback,
+ * while the solver is in use.
  *
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`.

@@ -305,7 +305,8 @@ public:
         return r;
     }
 
-    /// Stops the running search; the one call that is safe from another thread.
+    /// Stops the running search (with none running it does nothing: repeat it until a search
+    /// another thread is starting has returned); the one call that is safe from another thread.
     void stop() noexcept { (void)pn_solver_stop(solver_); }
 
     void clear_table() { check(pn_table_clear(solver_)); }

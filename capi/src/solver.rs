@@ -56,7 +56,9 @@ pub struct pn_solver {
     end: usize,
     /// Set while a call holds [`Inner`].
     busy: AtomicBool,
-    /// Set by `pn_solver_stop`; cleared when a search ends.
+    /// Set by `pn_solver_stop` while a call holds the solver; cleared when a call takes the
+    /// solver ([`lock`](pn_solver::lock)) and when a search ends, so a request reaches only
+    /// the call that was running when it was made.
     stop: AtomicBool,
     inner: UnsafeCell<Inner>,
 }
@@ -291,11 +293,13 @@ impl Drop for Locked<'_> {
 }
 
 impl pn_solver {
-    /// Takes the solver for one call, or `Busy` if another call has it.
+    /// Takes the solver for one call, or `Busy` if another call has it. The call starts with
+    /// no stop request: one made while no call was running is dropped here.
     pub(crate) fn lock(&self) -> Result<Locked<'_>, pn_status> {
         self.busy
             .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
             .map_err(|_| pn_status::Busy)?;
+        self.stop.store(false, Ordering::Relaxed);
         // SAFETY: the busy flag was false and is now ours, so no other `Locked` exists and
         // no other `&mut Inner` is alive (every access to `inner` goes through `lock`); the
         // flag is released only when this `Locked` is dropped.
@@ -533,9 +537,13 @@ pub unsafe extern "C" fn pn_solver_config(
 }
 
 /// Asks the running solve call to stop soon; it then returns `PN_STATUS_STOPPED` (or its
-/// answer, if it found one first). If no search is running, the next one stops at once. Every
-/// search clears the request when it ends. This is the one call that may be made from
-/// another thread, or from a callback, while the solver is in use.
+/// answer, if it found one first). The request reaches only the call running when it is made:
+/// with no call running it does nothing, and every call starts without a request, so a late
+/// stop (one meant for a search that has already returned) never stops a later search. To
+/// cancel a search that another thread is about to start, repeat the request until that call
+/// returns (a request racing with the end of one call and the start of the next may reach
+/// either). This is the one call that may be made from another thread, or from a callback,
+/// while the solver is in use.
 ///
 /// # Safety
 /// `solver` is NULL or a pointer from `pn_solver_init`.
@@ -544,7 +552,12 @@ pub unsafe extern "C" fn pn_solver_stop(solver: *mut pn_solver) -> pn_status {
     guard(|| {
         // SAFETY: forwarded from the caller.
         let solver = unsafe { handle(solver)? };
-        solver.stop.store(true, Ordering::Relaxed);
+        // A request while no call runs would be dropped by the next call's `lock` anyway;
+        // skipping it here keeps the flag clear between calls. (A request racing with the end
+        // of one call and the start of the next may reach either.)
+        if solver.busy.load(Ordering::Acquire) {
+            solver.stop.store(true, Ordering::Relaxed);
+        }
         Ok(())
     })
 }

@@ -4,8 +4,9 @@
 #   - include/proofnum.h compiled alone as C99, C++11 and C++17 with warnings as errors;
 #   - ffi-tests/test_c.c (C99) and test_cpp.cpp (C++11 and C++17), with warnings as errors,
 #     under AddressSanitizer and UndefinedBehaviorSanitizer, linked to libproofnum.a;
-#   - the C and C++ examples (built with their Makefiles, also sanitized) and the Python
-#     example (ctypes, on libproofnum.so).
+#   - the C and C++ examples (built with their Makefiles, also sanitized), the Python
+#     example (ctypes, on libproofnum.so) and ffi-tests/test_python.py (its callback wrappers
+#     under KeyboardInterrupt and SystemExit).
 # Each test program counts its own checks; every other step counts as one check.
 #
 # Usage: ffi-tests/run.sh LIB_DIR BUILD_DIR
@@ -50,10 +51,11 @@ step() {
     fi
 }
 
-# program NAME BINARY: runs a test program and adds its "N passed, M failed" line.
+# program NAME BINARY [ARGS...]: runs a test program and adds its "N passed, M failed" line.
 program() {
     local name=$1 bin=$2 out summary p f
-    out=$("$bin" 2>&1)
+    shift 2
+    out=$("$bin" "$@" 2>&1)
     local rc=$?
     echo "$out"
     summary=$(printf '%s\n' "$out" | grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed$' | tail -n 1)
@@ -125,6 +127,8 @@ expect "tictactoe after 0, 1: X wins" '^result: X wins$' "$build/tictactoe" 01
 echo "== Python example (ctypes)"
 expect "examples/python/solve.py" '^all answers agree with the oracles$' \
     "$PYTHON" "$root/examples/python/solve.py" "$lib/libproofnum.so"
+# KeyboardInterrupt and SystemExit inside its callbacks: a failed search, never an answer.
+program "test_python" "$PYTHON" "$root/ffi-tests/test_python.py" "$lib/libproofnum.so"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

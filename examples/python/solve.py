@@ -142,35 +142,57 @@ class Solver:
             raise ProofnumError(self.lib.pn_status_str(status).decode())
 
     def solve_value(self, game):
-        """The value for the side to move: (status, outcome, best move or None, nodes)."""
+        """The value for the side to move: (status, outcome, best move or None, nodes). An
+        exception a callback raised is raised again here, once the search has returned."""
         table = game.table()
         result = Result(struct_size=C.sizeof(Result))
         status = self.lib.pn_solve_value(self.handle, C.byref(table), None, C.byref(result))
+        game.raise_pending()
         return status, result.outcome, result.best_move if result.has_best_move else None, result.stats.nodes
 
     def solve(self, game, attacker):
+        """Can `attacker` force a win: (status, outcome). Callback exceptions as solve_value."""
         table = game.table()
         result = Result(struct_size=C.sizeof(Result))
         status = self.lib.pn_solve(self.handle, C.byref(table), attacker, None, C.byref(result))
+        game.raise_pending()
         return status, result.outcome
 
 
 class CallbackGame:
     """Turns a Python game into a pn_game. Subclasses define side(), key(), outcome(), moves(),
     play(move) and undo(move). An exception inside a callback must not unwind into C, so each
-    callback catches everything and returns -1 (the solver then reports a failed callback)."""
+    callback catches everything, BaseException included, and returns -1: the solver then ends
+    the search with PN_STATUS_CALLBACK_FAILED, never an answer, and raise_pending() (which the
+    Solver calls after every search) raises the first exception again.
+
+    BaseException matters: a KeyboardInterrupt (Ctrl-C arrives while C code runs, so Python
+    raises it at the next callback) or SystemExit that escaped a callback would be printed and
+    swallowed by ctypes, which then returns 0, a success, and the search would go on from a
+    half-played move and could report a wrong answer."""
 
     # Both games here only add stones to the board or take them away: no position repeats.
     repetition_rule = PN_REPETITION_ACYCLIC
+    # The first exception a callback raised during the current search.
+    pending = None
+
+    def raise_pending(self):
+        """Raises the first exception a callback caught since table() was called, if any."""
+        exc, self.pending = self.pending, None
+        if exc is not None:
+            raise exc
 
     def table(self):
+        self.pending = None
+
         def guarded(body):
             def callback(*args):
                 try:
                     body(*args)
                     return 0
-                except Exception as e:  # noqa: BLE001 - any error becomes a C error code
-                    print(f"callback error: {e!r}", file=sys.stderr)
+                except BaseException as e:  # noqa: BLE001 - nothing may unwind into C
+                    if self.pending is None:
+                        self.pending = e
                     return -1
             return callback
 
@@ -310,12 +332,15 @@ def main():
         print(f"nim {piles}: first player {'wins' if outcome == PN_OUTCOME_PROVEN else 'does not win'}"
               f"{'' if ok else '  <-- Bouton says otherwise'}")
 
-    # A callback that raises: reported as a failed callback, never as an answer.
+    # A callback that raises: the search fails, and the exception comes out of solve_value.
     broken = TicTacToe()
     broken.moves = lambda: 1 / 0
-    status, outcome, _, _ = solver.solve_value(broken)
-    print(f"a raising callback gives: {lib.pn_status_str(status).decode()}")
-    failures += not (status != PN_STATUS_OK and outcome == PN_OUTCOME_UNKNOWN)
+    try:
+        solver.solve_value(broken)
+        print("a raising callback gave an answer  <-- it must not")
+        failures += 1
+    except ZeroDivisionError as e:
+        print(f"a raising callback: the search failed and solve_value raised {e!r}")
 
     print("all answers agree with the oracles" if failures == 0 else f"{failures} disagreements")
     return 1 if failures else 0

@@ -40,12 +40,22 @@ pub const ENTRIES_PER_BUCKET: usize = 4;
 pub const ENTRY_BYTES: usize = 16;
 /// The alignment the table gives its region (and each bucket).
 pub const TABLE_ALIGN: usize = 64;
-/// The most buckets a table uses: the bucket index comes from 32 key bits (on 32-bit
-/// targets the address space is the tighter limit).
-pub const MAX_BUCKETS: usize = if usize::BITS > 32 {
-    (1u64 << 32) as usize
-} else {
-    usize::MAX
+/// The most buckets a table uses: the bucket index comes from 32 key bits, and the table's
+/// bytes, alignment slack included, must fit in `isize::MAX` (the limit of any Rust slice;
+/// on 32-bit targets this is the tighter one, about 2^25 buckets). A saved header declaring
+/// more is refused, so every size derived from a bucket count fits in a `usize`.
+pub const MAX_BUCKETS: usize = {
+    let by_address_space = (isize::MAX as usize - HEADER_BYTES - (TABLE_ALIGN - 1)) / BUCKET_BYTES;
+    let by_index_bits = if usize::BITS > 32 {
+        (1u64 << 32) as usize
+    } else {
+        usize::MAX
+    };
+    if by_address_space < by_index_bits {
+        by_address_space
+    } else {
+        by_index_bits
+    }
 };
 /// First bytes of a table's header.
 pub const MAGIC: [u8; 8] = *b"PROOFNUM";
@@ -232,8 +242,13 @@ impl Header {
         })
     }
 
+    /// Bytes of header and buckets. `bucket_count` is at most [`MAX_BUCKETS`] (checked by
+    /// `read`, capped by `Table::new`), so this cannot overflow; it saturates anyway, and a
+    /// saturated size is larger than any buffer, so it could only ever be refused.
     fn table_bytes(&self) -> usize {
-        HEADER_BYTES + self.bucket_count * BUCKET_BYTES
+        self.bucket_count
+            .saturating_mul(BUCKET_BYTES)
+            .saturating_add(HEADER_BYTES)
     }
 }
 
@@ -248,9 +263,12 @@ pub struct Table<'a> {
 
 impl<'a> Table<'a> {
     /// Bytes a buffer of unknown alignment needs for a table of `buckets` buckets
-    /// (4 entries each), alignment slack included.
+    /// (4 entries each), alignment slack included. Saturates at `usize::MAX` (no buffer is
+    /// that large) instead of overflowing.
     pub const fn required_bytes(buckets: usize) -> usize {
-        HEADER_BYTES + buckets * BUCKET_BYTES + TABLE_ALIGN - 1
+        buckets
+            .saturating_mul(BUCKET_BYTES)
+            .saturating_add(HEADER_BYTES + TABLE_ALIGN - 1)
     }
 
     /// The smallest usable buffer: header, one bucket and alignment slack.
@@ -479,6 +497,7 @@ mod tests {
     use super::*;
     use crate::number::Numbers;
     use std::vec;
+    use std::vec::Vec;
 
     fn entry(phi: u32, delta: u32, work: u64) -> Entry {
         Entry::new(Numbers::new(phi, delta), None, 0, work)
@@ -617,6 +636,56 @@ mod tests {
         ));
         assert!(target.iter().all(|&b| b == 0xEE), "target untouched");
         assert!(small.iter().all(|&b| b == 0xEE), "target untouched");
+    }
+
+    /// A saved table whose header declares `count` buckets, followed by `body` bytes of
+    /// buckets (fewer than the header says, unless the count is tiny).
+    fn header_declaring(count: u64, body: usize) -> Vec<u8> {
+        let mut buf = vec![0u8; Table::required_bytes(1)];
+        let saved = Table::new(&mut buf).unwrap().as_bytes().to_vec();
+        let mut forged = saved[..HEADER_BYTES].to_vec();
+        forged[24..32].copy_from_slice(&count.to_ne_bytes());
+        forged.resize(HEADER_BYTES + body, 0);
+        forged
+    }
+
+    #[test]
+    fn absurd_bucket_counts_are_refused_without_overflow() {
+        // On a 32-bit target 64 + (2^26 + 1) * 64 wraps to 128: the review's 128-byte saved
+        // table that loaded and then indexed far past its buffer (run this test under Miri
+        // with `--target i686-unknown-linux-gnu`). Every count here is refused on every
+        // target, by the bucket cap or as truncated, and the target stays untouched.
+        let mut target = vec![0xEEu8; 4096];
+        let counts = [
+            (1u64 << 26) + 1,
+            (1 << 26) + 2,
+            1 << 31,
+            (1 << 32) + 1,
+            MAX_BUCKETS as u64 + 1,
+            (usize::MAX / BUCKET_BYTES) as u64 + 1,
+            u64::MAX / BUCKET_BYTES as u64,
+            u64::MAX,
+        ];
+        for count in counts {
+            let forged = header_declaring(count, BUCKET_BYTES);
+            let loaded = Table::load(&mut target, &forged);
+            assert!(loaded.is_err(), "{count} buckets in 128 bytes loaded");
+            if count > MAX_BUCKETS as u64 {
+                assert_eq!(loaded.err(), Some(TableError::LayoutMismatch));
+            }
+            let mut in_place = forged.clone();
+            in_place.resize(4096, 0);
+            assert!(Table::attach(&mut in_place).is_err(), "{count} attached");
+        }
+        assert!(target.iter().all(|&b| b == 0xEE), "target untouched");
+        // The largest count is accepted by the header and asks for its bytes.
+        let forged = header_declaring(MAX_BUCKETS as u64, BUCKET_BYTES);
+        assert!(matches!(
+            Table::load(&mut target, &forged),
+            Err(TableError::Truncated { .. })
+        ));
+        assert_eq!(Table::required_bytes(usize::MAX), usize::MAX);
+        assert!(Table::required_bytes(MAX_BUCKETS) <= isize::MAX as usize);
     }
 
     #[test]

@@ -628,6 +628,43 @@ fn a_saved_table_loads_back_and_a_corrupt_one_is_refused() {
 }
 
 #[test]
+fn a_saved_table_declaring_absurd_bucket_counts_is_refused() {
+    // The review's 32-bit overflow: 64 + (2^26 + 1) * 64 wraps to 128 in 32 bits, so these
+    // 128 bytes loaded on i686 and the next solve read far past them (run under Miri with
+    // `--target i686-unknown-linux-gnu`). Now refused on every target, the table kept.
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(9);
+    let (_, before) = value(solver, &mut pile);
+    let mut saved = vec![0u8; 4096];
+    let mut n = 0;
+    // SAFETY: valid pointers; `saved` does not overlap the solver.
+    let s = unsafe { pn_table_save(solver, saved.as_mut_ptr().cast(), saved.len(), &mut n) };
+    assert_eq!(s, pn_status::Ok);
+    for count in [
+        (1u64 << 26) + 1,
+        1 << 31,
+        (1 << 32) + 1,
+        u64::MAX / 64,
+        u64::MAX,
+    ] {
+        let mut forged = saved[..128].to_vec();
+        forged[24..32].copy_from_slice(&count.to_ne_bytes());
+        // SAFETY: valid pointers; `forged` does not overlap the solver.
+        let s = unsafe { pn_table_load(solver, forged.as_ptr().cast(), forged.len()) };
+        assert!(
+            matches!(
+                s,
+                pn_status::TableLayoutMismatch | pn_status::TableTruncated
+            ),
+            "{count} buckets: {s:?}"
+        );
+    }
+    let (s, after) = value(solver, &mut pile);
+    assert_eq!((s, after.outcome), (pn_status::Ok, before.outcome));
+    assert!(after.stats.nodes < before.stats.nodes, "the table was kept");
+}
+
+#[test]
 fn callers_with_the_first_versions_of_the_game_and_result_structs_still_work() {
     use crate::result::pn_stats;
     let (_memory, solver) = solver(&small_config());

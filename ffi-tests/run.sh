@@ -2,8 +2,9 @@
 # Builds and runs everything that uses the C ABI, and prints one closing line
 # "N passed, N failed":
 #   - include/proofnum.h compiled alone as C99, C++11 and C++17 with warnings as errors;
-#   - ffi-tests/test_c.c (C99) and test_cpp.cpp (C++11 and C++17), with warnings as errors,
-#     under AddressSanitizer and UndefinedBehaviorSanitizer, linked to libproofnum.a;
+#   - ffi-tests/test_c.c and test_resources.c (C99) and test_cpp.cpp (C++11 and C++17), with
+#     warnings as errors, under AddressSanitizer and UndefinedBehaviorSanitizer, linked to
+#     libproofnum.a;
 #   - the C and C++ examples (built with their Makefiles, also sanitized), the Python
 #     example (ctypes, on libproofnum.so) and ffi-tests/test_python.py (its callback wrappers
 #     under KeyboardInterrupt and SystemExit).
@@ -98,6 +99,14 @@ echo "== C test"
 step "build test_c (C99, ASan+UBSan)" $CC -std=c99 -D_POSIX_C_SOURCE=200809L $warn $san \
     -I"$root/include" "$root/ffi-tests/test_c.c" $libs -o "$build/test_c"
 [ -x "$build/test_c" ] && program "test_c" "$build/test_c"
+
+echo "== C test: memory and threads beyond what can be had"
+step "build test_resources (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
+    "$root/ffi-tests/test_resources.c" $libs -o "$build/test_resources"
+# ASan's allocator answers an impossible request with NULL, as the system's does, instead of
+# ending the program: the library must turn that NULL into PN_STATUS_MEMORY_LIMIT.
+[ -x "$build/test_resources" ] && program "test_resources" \
+    env "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1" "$build/test_resources"
 
 for std in c++11 c++17; do
     echo "== C++ test ($std)"

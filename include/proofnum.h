@@ -76,6 +76,12 @@
 #define PN_PNS_MAX_NODES ((size_t)UINT32_MAX - 1)
 
 /**
+ * The most worker threads `threads` may ask for (more is `PN_STATUS_INVALID_ARGUMENT`);
+ * 0, one per core, is capped here too.
+ */
+#define PN_MAX_THREADS 1024
+
+/**
  * Major version of the library (the crate's version).
  */
 #define PN_VERSION_MAJOR 0
@@ -417,9 +423,10 @@ typedef struct pn_config {
      */
     uint32_t epsilon_denominator;
     /**
-     * Worker threads of the parallel calls (`std` builds); 0 means one per available core.
-     * Each thread gets its own copy of the game and its own search stack (allocated by the
-     * call, of the size `max_depth` and `max_moves` give the solver's own).
+     * Worker threads of the parallel calls (`std` builds), at most `PN_MAX_THREADS`; 0 means
+     * one per available core. Each thread gets its own copy of the game and its own search
+     * stack (allocated by the call, of the size `max_depth` and `max_moves` give the solver's
+     * own).
      */
     uint32_t threads;
     /**
@@ -832,8 +839,10 @@ struct pn_limits pn_limits_default(void);
  * system's monotonic clock (the limits' `clock` is never called), the node limit may be
  * overrun by one job per thread, and `progress` is called from the worker threads, one call
  * at a time. The statistics add `jobs`, `threads` and `worker_idle_per_mille`.
- * `PN_STATUS_MEMORY_LIMIT` (with the result written) means a worker thread or its search
- * stack could not be had.
+ * `PN_STATUS_MEMORY_LIMIT` means the call could not have the memory or threads it needs: it
+ * never aborts the process for them. When a worker thread, its search stack or its move
+ * buffer could not be had the result is written; when the byte copies of the game
+ * (`copy_size`) could not be, nothing is searched and nothing is written.
  *
  * # Safety
  * As `pn_solve`; the game's callbacks must also keep the threading contract of `pn_game`,

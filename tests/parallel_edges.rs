@@ -339,3 +339,25 @@ fn a_terminal_root_needs_one_job() {
     assert_eq!(r.stats.jobs, 1);
     assert_eq!(r.best_move, None);
 }
+
+#[test]
+fn thread_counts_above_the_bound_are_a_config_error() {
+    // Issue 12, finding 5: `threads` had no upper bound.
+    use proofnum::parallel::MAX_THREADS;
+    let with = |threads| {
+        ParallelSolver::new(ParallelConfig {
+            threads,
+            ..ParallelConfig::default()
+        })
+    };
+    for threads in [MAX_THREADS + 1, 1 << 22, usize::MAX] {
+        assert_eq!(
+            with(threads).err(),
+            Some(proofnum::memory::MemoryError::Unsupported),
+            "{threads} threads"
+        );
+    }
+    assert_eq!(with(MAX_THREADS).unwrap().threads(), MAX_THREADS);
+    let per_core = with(0).unwrap().threads();
+    assert!((1..=MAX_THREADS).contains(&per_core));
+}

@@ -37,6 +37,9 @@ pub const PN_PNS_MAX_MOVES: u32 = 32767;
 /// The most nodes a PNS arena region (`arena_nodes`, `second_level_nodes`) may have: node
 /// indices are 32-bit, with one value reserved for "none".
 pub const PN_PNS_MAX_NODES: usize = u32::MAX as usize - 1;
+/// The most worker threads `threads` may ask for (more is `PN_STATUS_INVALID_ARGUMENT`);
+/// 0, one per core, is capped here too.
+pub const PN_MAX_THREADS: u32 = 1024;
 
 const _: () = assert!(PN_TABLE_MIN_BYTES == Table::MIN_BYTES);
 const _: () = assert!(PN_MAX_DEPTH_LIMIT as usize == MAX_STACK_DEPTH);
@@ -96,9 +99,10 @@ pub struct pn_config {
     pub epsilon_numerator: u32,
     /// See `epsilon_numerator`; must not be 0.
     pub epsilon_denominator: u32,
-    /// Worker threads of the parallel calls (`std` builds); 0 means one per available core.
-    /// Each thread gets its own copy of the game and its own search stack (allocated by the
-    /// call, of the size `max_depth` and `max_moves` give the solver's own).
+    /// Worker threads of the parallel calls (`std` builds), at most `PN_MAX_THREADS`; 0 means
+    /// one per available core. Each thread gets its own copy of the game and its own search
+    /// stack (allocated by the call, of the size `max_depth` and `max_moves` give the solver's
+    /// own).
     pub threads: u32,
     /// Node capacity of the PNS arena (`PN_ENGINE_PNS` and `PN_ENGINE_PN2`; unused, and no
     /// memory reserved, with df-pn); 0 means `PN_DEFAULT_ARENA_NODES`. At most
@@ -182,6 +186,7 @@ impl pn_config {
             || !depth_ok
             || self.max_moves == 0
             || slots > u32::MAX as u64
+            || self.threads > PN_MAX_THREADS
         {
             return Err(pn_status::InvalidArgument);
         }

@@ -913,6 +913,52 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "Miri stops at an allocation it cannot model, before try_reserve"
+    )]
+    fn memory_that_cannot_be_had_is_a_status_and_threads_have_a_bound() {
+        // Issue 12, finding 5: byte copies of 2^40 bytes aborted the process in the allocator,
+        // and `threads` had no upper bound (2^22 was accepted).
+        use crate::config::PN_MAX_THREADS;
+        let (_memory, solver) = solver(&config(2));
+        let mut pile = Pile::new(6);
+        let table = pile.table();
+        let huge = pn_game {
+            clone: None,
+            free: None,
+            copy_size: (1u64 << 40).min(isize::MAX as u64 / 2) as usize,
+            ..table
+        };
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        // SAFETY: valid pointers; the copy fails to be allocated before `ctx` is read.
+        let s = unsafe { pn_solve_value_parallel(solver, &huge, null(), &mut r) };
+        assert_eq!(s, pn_status::MemoryLimit);
+        // The solver is unharmed: 6 stones, take 1 to 3, is a win for the side to move.
+        let (s, r) = value_parallel(solver, &table);
+        assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+
+        for threads in [PN_MAX_THREADS + 1, 1 << 22, u32::MAX] {
+            let (mut bytes, mut align) = (0, 0);
+            let c = config(threads);
+            // SAFETY: valid pointers to locals.
+            let s = unsafe { pn_solver_memory_requirements(&c, &mut bytes, &mut align) };
+            assert_eq!(s, pn_status::InvalidArgument, "{threads} threads");
+            let mut memory = vec![0u64; 1 << 16];
+            let mut handle = null_mut();
+            // SAFETY: the memory is 512 KiB long and aligned; the config is refused first.
+            let s = unsafe { pn_solver_init(memory.as_mut_ptr().cast(), 1 << 19, &c, &mut handle) };
+            assert_eq!(s, pn_status::InvalidArgument, "{threads} threads");
+        }
+        let (mut bytes, mut align) = (0, 0);
+        // SAFETY: valid pointers to locals.
+        let s = unsafe {
+            pn_solver_memory_requirements(&config(PN_MAX_THREADS), &mut bytes, &mut align)
+        };
+        assert_eq!(s, pn_status::Ok);
+    }
+
+    #[test]
     fn a_clone_that_fails_ends_the_call_with_every_copy_freed_and_nothing_written() {
         static FIRST: CopyLog = CopyLog::failing(1, CloneFailure::Error);
         static THIRD: CopyLog = CopyLog::failing(3, CloneFailure::Error);

@@ -44,10 +44,16 @@ use crate::table::{SharedTable, TableStats};
 
 use tree::{NodeId, Tree};
 
+/// The most worker threads a parallel solver runs: a configuration asking for more is an
+/// error ([`MemoryError::Unsupported`] from [`ParallelSolver::new`]), and "one per core" is
+/// capped here. Each thread costs a df-pn stack, a copy of the game and an operating-system
+/// thread, so a count far beyond the cores only adds memory and contention.
+pub const MAX_THREADS: usize = 1024;
+
 /// Settings of the parallel solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParallelConfig {
-    /// Worker threads; 0 means one per available core.
+    /// Worker threads, at most [`MAX_THREADS`]; 0 means one per available core (capped there).
     pub threads: usize,
     /// MID calls a job may spend before it reports back.
     pub job_work: u64,
@@ -232,9 +238,10 @@ struct Shared<'s, 'p, G: Game> {
 
 impl ParallelSolver {
     /// A solver with `config`; an error when a worker's df-pn stack cannot be built for its
-    /// depth and move count.
+    /// depth and move count, or `threads` is above [`MAX_THREADS`].
     pub fn new(config: ParallelConfig) -> Result<ParallelSolver, MemoryError> {
-        if config.max_depth > MAX_STACK_DEPTH
+        if config.threads > MAX_THREADS
+            || config.max_depth > MAX_STACK_DEPTH
             || config.max_moves == 0
             || (config.max_depth + 1)
                 .checked_mul(config.max_moves)
@@ -243,7 +250,7 @@ impl ParallelSolver {
             return Err(MemoryError::Unsupported);
         }
         let threads = if config.threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
+            std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
         } else {
             config.threads
         };
@@ -297,6 +304,9 @@ impl ParallelSolver {
         G::Move: Send,
     {
         let start = Instant::now();
+        // Everything per worker up front and fallibly: memory that cannot be had is an answer
+        // (`Unknown(MemoryLimit)`, with no worker started), not an abort.
+        let (clocks, games, stacks) = self.per_worker(game).unwrap_or_default();
         let shared = Shared::<G> {
             state: Mutex::new(State {
                 tree: Tree::new(self.config.split_work),
@@ -317,21 +327,10 @@ impl ParallelSolver {
             max_time: limits.max_time,
             start,
             config: self.config,
-            clocks: (0..self.threads).map(|_| CachePadded::default()).collect(),
+            clocks,
         };
-        let games: Vec<G> = (0..self.threads).map(|_| game.clone()).collect();
-        // Worker stacks up front and fallibly: a stack that cannot be had is an answer
-        // (`Unknown(MemoryLimit)`), not an abort.
-        let stack_bytes = Dfpn::<G>::stack_bytes(self.config.max_depth, self.config.max_moves);
-        let mut stacks = Vec::new();
-        for _ in 0..self.threads {
-            let mut stack = Vec::new();
-            if stack.try_reserve_exact(stack_bytes).is_err() || stacks.try_reserve(1).is_err() {
-                shared.state.lock().expect("no worker yet").halt_reason = Some(Reason::MemoryLimit);
-                break;
-            }
-            stack.resize(stack_bytes, 0u8);
-            stacks.push(stack);
+        if stacks.len() < self.threads {
+            shared.state.lock().expect("no worker yet").halt_reason = Some(Reason::MemoryLimit);
         }
         let joined = crossbeam_utils::thread::scope(|s| {
             if stacks.len() < self.threads {
@@ -409,6 +408,30 @@ impl ParallelSolver {
                 coordinator_busy_share: (locked as f64 / wall_ns).min(1.0),
             },
         }
+    }
+
+    /// Each worker's clock, copy of the game and df-pn stack, or `None` when the allocator
+    /// cannot give them all.
+    #[allow(clippy::type_complexity)]
+    fn per_worker<G: Game + Clone>(
+        &self,
+        game: &G,
+    ) -> Option<(Vec<CachePadded<WorkerClock>>, Vec<G>, Vec<Vec<u8>>)> {
+        let n = self.threads;
+        let (mut clocks, mut games, mut stacks) = (Vec::new(), Vec::new(), Vec::new());
+        clocks.try_reserve_exact(n).ok()?;
+        games.try_reserve_exact(n).ok()?;
+        stacks.try_reserve_exact(n).ok()?;
+        let stack_bytes = Dfpn::<G>::stack_bytes(self.config.max_depth, self.config.max_moves);
+        for _ in 0..n {
+            let mut stack = Vec::new();
+            stack.try_reserve_exact(stack_bytes).ok()?;
+            stack.resize(stack_bytes, 0u8);
+            stacks.push(stack);
+            clocks.push(CachePadded::default());
+            games.push(game.clone());
+        }
+        Some((clocks, games, stacks))
     }
 
     /// The position's value for its side to move: "can the side to move win?", then, if not,
@@ -529,9 +552,23 @@ where
         let mut dfpn = Dfpn::<G>::new(&mut stack, config.max_depth, config.max_moves, config.dfpn)
             .expect("the solver's constructor checked the stack shape");
         let mut handle = self.table.handle();
+        // The line buffers at their full size now, fallibly: a worker that cannot have them
+        // halts the search with `MemoryLimit` instead of aborting later.
         let mut path: Vec<G::Move> = Vec::new();
-        let mut history: Vec<u64> = self.history.to_vec();
+        let mut history: Vec<u64> = Vec::new();
         let mut children = Vec::new();
+        let depth = config.max_depth.saturating_add(1);
+        if path.try_reserve_exact(depth).is_err()
+            || history
+                .try_reserve_exact(self.history.len().saturating_add(depth))
+                .is_err()
+            || children.try_reserve_exact(config.max_moves).is_err()
+        {
+            let mut state = self.state.lock().expect("no worker panicked");
+            self.halt_with(&mut state, Reason::MemoryLimit);
+            return;
+        }
+        history.extend_from_slice(self.history);
         let clock = &self.clocks[index];
         let mut finished: Option<(NodeId, SearchResult<G::Move>)> = None;
         loop {

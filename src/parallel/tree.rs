@@ -216,11 +216,20 @@ impl<M: Copy + Default> Tree<M> {
             && !children.is_empty()
             && (id == Self::ROOT || node.work >= self.split_work);
         self.for_each_ancestor(id, |n| n.busy_below -= 1);
-        if expand {
-            let kids: Vec<NodeId> = children
-                .iter()
-                .map(|&(mv, n, flip)| self.alloc(mv, id, n, flip))
-                .collect();
+        // Expanding needs memory; when the allocator has none the leaf stays a leaf, which
+        // only costs parallelism (its jobs go on searching it whole), never an abort.
+        let mut kids = Vec::new();
+        let room = kids.try_reserve_exact(children.len()).is_ok()
+            && self
+                .nodes
+                .try_reserve(children.len().saturating_sub(self.free.len()))
+                .is_ok();
+        if expand && room {
+            kids.extend(
+                children
+                    .iter()
+                    .map(|&(mv, n, flip)| self.alloc(mv, id, n, flip)),
+            );
             let node = &mut self.nodes[id as usize];
             node.children = kids;
             let n = self.combined(id, |n| n.real);
@@ -296,8 +305,15 @@ impl<M: Copy + Default> Tree<M> {
         }
         let mut stack = core::mem::take(&mut self.nodes[top as usize].children);
         while let Some(c) = stack.pop() {
-            stack.append(&mut self.nodes[c as usize].children);
-            self.free.push(c);
+            let below = &mut self.nodes[c as usize].children;
+            // Without memory to walk further, the nodes below `c` are simply not reused.
+            if stack.try_reserve(below.len()).is_ok() {
+                stack.append(below);
+            }
+            // Without memory for the free list the slot is simply not reused.
+            if self.free.try_reserve(1).is_ok() {
+                self.free.push(c);
+            }
             self.live -= 1;
         }
     }

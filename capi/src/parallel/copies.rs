@@ -32,6 +32,16 @@ use crate::status::pn_status;
 type CloneFn = unsafe extern "C" fn(*mut c_void, *mut *mut c_void) -> core::ffi::c_int;
 type FreeFn = unsafe extern "C" fn(*mut c_void);
 
+/// A zeroed move buffer of `len` moves, or `MemoryLimit` when the allocator cannot give it.
+fn move_buffer(len: usize) -> Result<Vec<u32>, pn_status> {
+    let mut moves = Vec::new();
+    moves
+        .try_reserve_exact(len)
+        .map_err(|_| pn_status::MemoryLimit)?;
+    moves.resize(len, 0);
+    Ok(moves)
+}
+
 /// The unit of a byte copy's memory: 16 bytes, 16-aligned (what `malloc` gives on the
 /// platforms we target, so a plain-data position may hold any scalar type).
 #[derive(Clone, Copy)]
@@ -97,6 +107,12 @@ impl Copies {
     /// # Safety
     /// As [`make`](Copies::make).
     pub(crate) unsafe fn fill(&self, ctx: *mut c_void, count: usize) -> Result<(), pn_status> {
+        // Room for every copy now, so giving one back never allocates.
+        self.spare
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .try_reserve_exact(count)
+            .map_err(|_| pn_status::MemoryLimit)?;
         for _ in 0..count {
             // SAFETY: forwarded from the caller.
             let copy = unsafe { self.make(ctx)? };
@@ -131,7 +147,14 @@ impl Copies {
                     .ok_or(pn_status::CallbackInvalid)
             }
             Method::Bytes { bytes, chunks } => {
-                let mut block = Box::<[Chunk]>::new_uninit_slice(chunks);
+                // Fallibly: a `copy_size` the allocator cannot give is `MemoryLimit`, not an
+                // abort. An exact reservation makes `into_boxed_slice` keep the allocation.
+                let mut block: Vec<MaybeUninit<Chunk>> = Vec::new();
+                block
+                    .try_reserve_exact(chunks)
+                    .map_err(|_| pn_status::MemoryLimit)?;
+                block.resize(chunks, MaybeUninit::uninit());
+                let mut block = block.into_boxed_slice();
                 // SAFETY: `ctx` holds `bytes` readable bytes (this function's contract) and
                 // `block` `chunks * 16 >= bytes` writable ones, freshly allocated, so they do
                 // not overlap; the copy is untyped.
@@ -257,7 +280,7 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
         copies: &'c Copies,
         max_moves: usize,
     ) -> Result<WorkerGame<'c, RULE>, pn_status> {
-        let mut moves = std::vec![0u32; max_moves];
+        let mut moves = move_buffer(max_moves)?;
         // SAFETY: the callbacks may be called with `ctx` (this function's contract), and
         // `moves` is this adapter's own buffer, used only through the `CGame`, which lives no
         // longer than it (they are fields of one value).
@@ -274,7 +297,16 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
     /// An adapter over `copy`, or a failed one (without a copy) when `copy` could not be
     /// made; the failure is recorded.
     fn adopt(&self, copy: Result<OwnedCtx, pn_status>) -> WorkerGame<'c, RULE> {
-        let mut moves = std::vec![0u32; self.moves.len()];
+        let mut moves = move_buffer(self.moves.len()).unwrap_or_default();
+        let copy = if moves.len() == self.moves.len() {
+            copy
+        } else {
+            // No memory for the move buffer: a failed adapter, and the copy goes back.
+            if let Ok(copy) = copy {
+                self.copies.give_back(copy);
+            }
+            Err(pn_status::MemoryLimit)
+        };
         let game = copy.as_ref().map_err(|&status| status).and_then(|c| {
             let table = pn_game {
                 ctx: c.0.as_ptr(),

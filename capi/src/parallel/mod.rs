@@ -57,8 +57,10 @@ pub(crate) const AVAILABLE: bool = cfg!(feature = "std");
 /// system's monotonic clock (the limits' `clock` is never called), the node limit may be
 /// overrun by one job per thread, and `progress` is called from the worker threads, one call
 /// at a time. The statistics add `jobs`, `threads` and `worker_idle_per_mille`.
-/// `PN_STATUS_MEMORY_LIMIT` (with the result written) means a worker thread or its search
-/// stack could not be had.
+/// `PN_STATUS_MEMORY_LIMIT` means the call could not have the memory or threads it needs: it
+/// never aborts the process for them. When a worker thread, its search stack or its move
+/// buffer could not be had the result is written; when the byte copies of the game
+/// (`copy_size`) could not be, nothing is searched and nothing is written.
 ///
 /// # Safety
 /// As `pn_solve`; the game's callbacks must also keep the threading contract of `pn_game`,
@@ -128,6 +130,9 @@ mod imp {
     use crate::result::{pn_result, pn_stats};
     use crate::solver::{Inner, handle, pn_solver};
     use crate::status::pn_status;
+
+    const _: () =
+        assert!(crate::config::PN_MAX_THREADS as usize == proofnum_core::parallel::MAX_THREADS);
 
     /// Both exports: `attacker` for `pn_solve_parallel`, `None` for the value.
     ///

@@ -62,8 +62,9 @@ pub const MAGIC: [u8; 8] = *b"PROOFNUM";
 /// Version of the header and entry layout; bumped whenever saved tables become unreadable.
 ///
 /// Version 2 hashes the data word into the key word with a non-linear mixer (version 1's linear
-/// one let some torn pairs of words pass the check; see [`entry`]).
-pub const LAYOUT_VERSION: u32 = 2;
+/// one let some torn pairs of words pass the check); version 3 makes the check cover all 128
+/// bits of an entry, meta included (see [`entry`]).
+pub const LAYOUT_VERSION: u32 = 3;
 /// Written in native byte order; reading it back differently means a foreign byte order.
 const BYTE_ORDER_MARK: u32 = 0x0102_0304;
 

@@ -271,6 +271,107 @@ static const char *engine_name(uint32_t engine) {
     return engine == PN_ENGINE_PNS ? "pns" : engine == PN_ENGINE_PN2 ? "pn2" : "dfpn";
 }
 
+/* ---- Value bounds: tic-tac-toe whose outcome callback reports a true bound (from negamax)
+ * for every unfinished position: CANNOT_WIN when the side to move draws or loses, CANNOT_LOSE
+ * when it draws or wins (draws alternate between the two by the first empty cell). ---- */
+
+typedef struct {
+    ttt_t g;
+    uint32_t reported; /* bounds reported */
+} bounded_ttt_t;
+
+static int bounded_outcome(void *ctx, uint32_t *out_outcome) {
+    bounded_ttt_t *b = (bounded_ttt_t *)ctx;
+    int v, first_empty = 0;
+    CHECK(ttt_outcome(&b->g, out_outcome) == 0);
+    if (*out_outcome != PN_OUTCOME_UNKNOWN) return 0;
+    v = ttt_negamax(&b->g);
+    while (b->g.cells[first_empty] != 0) first_empty++;
+    if (v > 0 || (v == 0 && first_empty % 2 == 0)) {
+        *out_outcome = PN_OUTCOME_CANNOT_LOSE;
+    } else {
+        *out_outcome = PN_OUTCOME_CANNOT_WIN;
+    }
+    b->reported++;
+    return 0;
+}
+
+/* Every position up to `plies` deep: both attackers and the value, by every engine, against
+ * negamax; results never carry a bound. */
+static void check_bounded_positions(pn_solver *solver, bounded_ttt_t *b, int plies,
+                                    uint64_t *mid_calls) {
+    int oracle = ttt_negamax(&b->g);
+    pn_game game = ttt_game(&b->g); /* b->g is bounded_ttt_t's first member: ctx is b too */
+    pn_result r = fresh_result();
+    uint32_t i;
+    game.outcome = bounded_outcome;
+
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == (oracle > 0 ? PN_OUTCOME_WIN : oracle < 0 ? PN_OUTCOME_LOSS
+                                                                  : PN_OUTCOME_DRAW));
+    *mid_calls += r.stats.mid_calls;
+    r = fresh_result();
+    CHECK_STATUS(pn_solve(solver, &game, b->g.to_move, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == (oracle > 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+    r = fresh_result();
+    CHECK_STATUS(pn_solve(solver, &game, b->g.to_move ^ 1u, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == (oracle < 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+    /* A disproof that rests on a bound verifies, and the opposite claim is refuted. */
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &game, b->g.to_move, oracle > 0 ? PN_OUTCOME_PROVEN
+                                                                    : PN_OUTCOME_DISPROVEN,
+                           NULL, &r),
+                 PN_STATUS_OK);
+    r = fresh_result();
+    CHECK_STATUS(pn_verify(solver, &game, b->g.to_move, oracle > 0 ? PN_OUTCOME_DISPROVEN
+                                                                    : PN_OUTCOME_PROVEN,
+                           NULL, &r),
+                 PN_STATUS_REFUTED);
+
+    if (plies == 0 || ttt_has_line(&b->g) || ttt_full(&b->g)) return;
+    for (i = 0; i < 9; i++) {
+        if (b->g.cells[i] != 0) continue;
+        ttt_play(&b->g, i);
+        check_bounded_positions(solver, b, plies - 1, mid_calls);
+        ttt_undo(&b->g, i);
+    }
+}
+
+static void test_value_bounds(void) {
+    static const uint32_t engines[3] = {PN_ENGINE_DFPN, PN_ENGINE_PNS, PN_ENGINE_PN2};
+    uint32_t e;
+    for (e = 0; e < 3; e++) {
+        pn_config c = with_engine(small_config(64 * 1024, 16, 9), engines[e], 1 << 14);
+        void *mem = NULL;
+        pn_solver *solver = malloc_solver(&c, &mem);
+        bounded_ttt_t b;
+        ttt_t plain;
+        pn_game plain_game = ttt_game(&plain);
+        pn_result r = fresh_result();
+        uint64_t with_bounds = 0;
+        memset(&b, 0, sizeof b);
+        memset(&plain, 0, sizeof plain);
+        check_bounded_positions(solver, &b, 2, &with_bounds);
+        CHECK(b.reported > 0);
+        /* The bounds save work: the start position's value without them costs more. */
+        memset(&b, 0, sizeof b);
+        with_bounds = 0;
+        check_bounded_positions(solver, &b, 0, &with_bounds);
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        with_bounds = 0;
+        check_bounded_positions(solver, &b, 0, &with_bounds);
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        CHECK_STATUS(pn_solve_value(solver, &plain_game, NULL, &r), PN_STATUS_OK);
+        CHECK(r.outcome == PN_OUTCOME_DRAW);
+        CHECK(with_bounds < r.stats.mid_calls);
+        printf("bounds (%s): tic-tac-toe to 2 plies agrees with negamax; start position %llu "
+               "MID calls with bounds, %llu without\n",
+               engine_name(engines[e]), (unsigned long long)with_bounds,
+               (unsigned long long)r.stats.mid_calls);
+        free(mem);
+    }
+}
+
 static void test_nim_against_bouton(uint32_t engine) {
     pn_config c = with_engine(small_config(256 * 1024, 64, 32), engine, 1 << 16);
     void *mem = NULL;
@@ -523,7 +624,7 @@ static int faulty_hash(void *ctx, uint64_t *out_hash) {
 static int faulty_outcome(void *ctx, uint32_t *out_outcome) {
     faulty_t *f = (faulty_t *)ctx;
     if (f->fault == FAULT_OUTCOME_OUT_OF_RANGE && ++f->calls > FAULT_AFTER) {
-        *out_outcome = 7;
+        *out_outcome = PN_OUTCOME_CANNOT_LOSE + 1; /* the first value no version knows */
         return 0;
     }
     return ttt_outcome(&f->g, out_outcome);
@@ -1668,6 +1769,7 @@ int main(void) {
     test_static_memory();
     test_stack_memory();
     test_malloc_memory_and_ttt_oracle();
+    test_value_bounds();
     test_nim_against_bouton(PN_ENGINE_DFPN);
     test_connect4_against_negamax(4, 4, PN_ENGINE_DFPN);
     test_connect4_against_negamax(5, 4, PN_ENGINE_DFPN);

@@ -266,10 +266,17 @@ typedef uint32_t pn_side;
 /**
  * What is known about a position, or what a search found.
  *
- * The game's `outcome` callback reports one of the first four, for the side to move.
+ * The game's `outcome` callback reports, for the side to move, `UNKNOWN`, an exact value
+ * (`WIN`, `LOSS`, `DRAW`) or a bound (`CANNOT_WIN`, `CANNOT_LOSE`). A bound is one-sided
+ * knowledge of an unfinished position: the solver uses it where it answers the
+ * question of a search (an attacker to move that cannot win, or a defender to move that cannot
+ * lose, has no forced win for the attacker) and searches the position otherwise, so the game
+ * must still list its moves. A bound must be true; a false one is the game's bug. Any other
+ * value from the callback is `PN_STATUS_CALLBACK_INVALID`.
+ *
  * `pn_solve_value` reports `WIN`, `LOSS`, `DRAW` (for the side to move) or `UNKNOWN`;
  * `pn_solve` reports `PROVEN` (the attacker forces a win), `DISPROVEN` (it cannot) or
- * `UNKNOWN`.
+ * `UNKNOWN`. Results never hold a bound, so callers whose games report none never see one.
  */
 enum pn_outcome
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -300,6 +307,16 @@ enum pn_outcome
      * The attacker of `pn_solve` cannot force a win.
      */
     PN_OUTCOME_DISPROVEN = 5,
+    /**
+     * From the `outcome` callback only: the side to move cannot win (a draw or a loss), and
+     * the game goes on.
+     */
+    PN_OUTCOME_CANNOT_WIN = 6,
+    /**
+     * From the `outcome` callback only: the side to move cannot lose (a draw or a win), and
+     * the game goes on.
+     */
+    PN_OUTCOME_CANNOT_LOSE = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -549,17 +566,20 @@ typedef int (*pn_hash_fn)(void *ctx, uint64_t *out_hash);
 
 /**
  * Writes what is known about the position without search to `*out_outcome`: one of
- * `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, for the side to
- * move. A position that is not over is `PN_OUTCOME_UNKNOWN`.
+ * `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, or a bound
+ * `PN_OUTCOME_CANNOT_WIN` / `PN_OUTCOME_CANNOT_LOSE`, for the side to move. A position that is
+ * not over is `PN_OUTCOME_UNKNOWN` or a bound (see `pn_outcome`). As `repetition_value`, only
+ * `WIN`, `LOSS` and `DRAW` are valid.
  */
 typedef int (*pn_outcome_fn)(void *ctx, uint32_t *out_outcome);
 
 /**
- * Lists the legal moves of a position whose outcome is unknown: writes up to `cap` moves to
- * `moves` and the number of legal moves to `*out_n`. When there are more than `cap`, write
- * none and report the true count: the search stops with `PN_STATUS_TOO_MANY_MOVES`. A
- * position without moves is lost for the side to move (report other results through
- * `outcome`).
+ * Lists the legal moves of a position that is not over (its outcome is unknown or a bound):
+ * writes up to `cap` moves to `moves` and the number of legal moves to `*out_n`. When there
+ * are more than `cap`, write none and report the true count: the search stops with
+ * `PN_STATUS_TOO_MANY_MOVES`. A position without moves is lost for the side to move (report
+ * other results through `outcome`). A move known to lose for the mover may be left out while
+ * another move is listed (see the `Game` trait's docs in the Rust crate).
  */
 typedef int (*pn_generate_moves_fn)(void *ctx, uint32_t *moves, size_t cap, size_t *out_n);
 

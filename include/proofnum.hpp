@@ -69,7 +69,7 @@ struct GameTraits {
 /// needs:
 ///   pn_side     side_to_move() const;
 ///   uint64_t    hash() const;
-///   pn_outcome  outcome() const;            // UNKNOWN, WIN, LOSS or DRAW for the side to move
+///   pn_outcome  outcome() const;            // UNKNOWN, WIN, LOSS, DRAW, or a bound CANNOT_WIN / CANNOT_LOSE, for the side to move
 ///   std::size_t generate_moves(uint32_t *moves, std::size_t cap) const;
 ///                                           // writes up to cap moves, returns how many exist
 ///   void        play(uint32_t move);

@@ -55,7 +55,7 @@
 use core::mem::size_of;
 
 use crate::game::{Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, NO_REP, PathFilter, framed, known_value};
+use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
@@ -457,10 +457,10 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 best: None,
             });
         }
-        if let Some(value) = known_value(outcome) {
+        if let Some(numbers) = known_numbers(outcome, mover, self.attacker) {
             self.frames[base].n_children = 0;
             return Ok(Finished {
-                numbers: framed(value, mover, self.attacker),
+                numbers,
                 distance: 0,
                 rep: NO_REP,
                 best: None,
@@ -819,8 +819,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else if let Some((e, conditional)) = self.lookup(table, hash, path_key, true) {
             // A conditional result's repetition lies somewhere above: assume the shallowest.
             (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
-        } else if let Some(value) = known_value(game.outcome()) {
-            (framed(value, mover, self.attacker), 0, NO_REP)
+        } else if let Some(numbers) = known_numbers(game.outcome(), mover, self.attacker) {
+            (numbers, 0, NO_REP)
         } else {
             let e = game.estimate();
             (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)

@@ -58,7 +58,20 @@ impl Value {
     }
 }
 
-/// What [`Game::outcome`] knows about a position without searching it.
+/// What [`Game::outcome`] knows about a position without searching it: its exact value, a
+/// bound on it, or nothing.
+///
+/// A bound is one-sided knowledge, such as "this player can no longer complete any line".
+/// In a search for attacker A (draws count against A), a bound settles the node when it answers
+/// A's question:
+///
+/// | outcome | A to move | the defender to move |
+/// |---|---|---|
+/// | [`CannotWin`](Outcome::CannotWin) | disproved | searched |
+/// | [`CannotLose`](Outcome::CannotLose) | searched | disproved |
+///
+/// So a bound settles one of the two searches of [`crate::Dfpn::solve_value`]. A position with
+/// a bound is not over: [`Game::generate_moves`] must still list its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Outcome {
@@ -70,6 +83,39 @@ pub enum Outcome {
     Draw,
     /// Not known without search.
     Unknown,
+    /// The side to move cannot win: its value is a draw or a loss. The game goes on.
+    CannotWin,
+    /// The side to move cannot lose: its value is a draw or a win. The game goes on.
+    CannotLose,
+}
+
+impl Outcome {
+    /// The same knowledge seen from the other player (a win becomes a loss, "cannot win"
+    /// becomes "cannot lose").
+    #[inline]
+    pub const fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::CannotWin => Outcome::CannotLose,
+            Outcome::CannotLose => Outcome::CannotWin,
+            Outcome::Draw | Outcome::Unknown => self,
+        }
+    }
+
+    /// True when `value` is consistent with this knowledge (always for `Unknown`).
+    #[inline]
+    pub const fn admits(self, value: Value) -> bool {
+        matches!(
+            (self, value),
+            (Outcome::Unknown, _)
+                | (Outcome::Win, Value::Win)
+                | (Outcome::Loss, Value::Loss)
+                | (Outcome::Draw, Value::Draw)
+                | (Outcome::CannotWin, Value::Draw | Value::Loss)
+                | (Outcome::CannotLose, Value::Draw | Value::Win)
+        )
+    }
 }
 
 impl From<Value> for Outcome {
@@ -123,9 +169,37 @@ pub enum RepetitionRule {
 /// - [`undo`](Game::undo) with the move just played restores the position exactly.
 /// - [`outcome`](Game::outcome) reports finished games. It may also report results it can see
 ///   cheaply (an immediate win, say): that is early win/loss detection and saves search.
-/// - [`generate_moves`](Game::generate_moves) lists every legal move of a position whose outcome
-///   is [`Outcome::Unknown`]. When it lists none, the position is scored by
+/// - [`generate_moves`](Game::generate_moves) lists the legal moves of a position whose outcome
+///   is [`Outcome::Unknown`] or a bound. When it lists none, the position is scored by
 ///   [`no_moves_value`](Game::no_moves_value).
+///
+/// # Passing game knowledge to the search
+/// A single-game solver is fast because its game analysis knows things; these are the ways to
+/// hand that knowledge to proofnum. Everything reported must be *true*: the solver trusts it
+/// (a wrong claim is the game's bug, and the answers built on it are wrong). "True" means true
+/// for the position's value with repetitions scored by the game's [`RepetitionRule`]; under
+/// [`RepetitionRule::Draw`], for its value with infinite play counted as a draw (a position
+/// that is no win for a player that way is no win on any path).
+/// - **Exact values early**: `outcome` may return `Win`, `Loss` or `Draw` for a position that is
+///   not over, when the value is certain (an immediate win, an unstoppable double threat).
+/// - **Bounds**: [`Outcome::CannotWin`] ("the side to move can at best draw", e.g. it can no
+///   longer complete any line) and [`Outcome::CannotLose`] settle one of the two attacker
+///   searches at once and leave the other to search the position (see [`Outcome`]). Both at
+///   once is a draw: return `Draw`.
+/// - **Leaving moves out**: a move known to lose for the mover (a loss on every path, whatever
+///   follows) may be left out of `generate_moves` as long as at least one other move is
+///   listed: the mover's value is the best of its moves, and a loss never raises it. Leaving
+///   every move out is wrong (an empty list means [`no_moves_value`](Game::no_moves_value)).
+///   The principal variation and [`crate::Dfpn::verify`] then never look at the left-out moves.
+/// - **Move order**: on equal numbers the search takes the first listed child, so list
+///   promising moves first (threats, captures, the centre).
+/// - **Estimates**: [`estimate`](Game::estimate) gives unsolved positions df-pn+ initial
+///   numbers (Nagai 2002), e.g. the number of the defender's sensible replies as δ. Keep it
+///   cheap: it runs for every new child.
+///
+/// `outcome`, `generate_moves` and `estimate` run for every child the search creates, so their
+/// cost is most of a MID call's: bit tricks and small tables pay, allocation does not.
+/// `proofnum-games` shows all of this on Connect Four and Ultimate Tic-Tac-Toe.
 ///
 /// # Example
 /// A complete game: a pile of stones, each move takes one or two, and whoever takes the last
@@ -198,7 +272,8 @@ pub trait Game {
     /// A 64-bit hash of the position, including the side to move.
     fn hash(&self) -> u64;
 
-    /// The result of the position for the side to move when it is known without search.
+    /// What is known of the position's value for the side to move without search: an exact
+    /// value, a bound ([`Outcome::CannotWin`], [`Outcome::CannotLose`]) or nothing.
     fn outcome(&self) -> Outcome;
 
     /// Writes the legal moves into `moves`. Pushing beyond its capacity is recorded, not

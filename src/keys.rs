@@ -34,14 +34,20 @@ pub(crate) fn framed(value: Value, mover: Player, attacker: Player) -> Numbers {
     }
 }
 
-/// The value of a known outcome.
+/// The (φ, δ) that a game's `outcome` settles for a node whose side to move is `mover` in
+/// `attacker`'s search, if it settles them: an exact value always, a bound when it answers the
+/// attacker's question (the attacker to move cannot win, or the defender to move cannot lose:
+/// both mean the attacker has no forced win).
 #[inline]
-pub(crate) fn known_value(outcome: Outcome) -> Option<Value> {
+pub(crate) fn known_numbers(outcome: Outcome, mover: Player, attacker: Player) -> Option<Numbers> {
     match outcome {
-        Outcome::Win => Some(Value::Win),
-        Outcome::Loss => Some(Value::Loss),
-        Outcome::Draw => Some(Value::Draw),
-        Outcome::Unknown => None,
+        Outcome::Win => Some(framed(Value::Win, mover, attacker)),
+        Outcome::Loss => Some(framed(Value::Loss, mover, attacker)),
+        Outcome::Draw => Some(framed(Value::Draw, mover, attacker)),
+        // In the mover's view: the attacker to move loses the question, the defender wins it.
+        Outcome::CannotWin if mover == attacker => Some(Numbers::LOSS),
+        Outcome::CannotLose if mover != attacker => Some(Numbers::WIN),
+        Outcome::CannotWin | Outcome::CannotLose | Outcome::Unknown => None,
     }
 }
 

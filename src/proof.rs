@@ -18,7 +18,7 @@
 
 use crate::dfpn::{Child, Dfpn, Frame};
 use crate::game::{Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, framed, known_value};
+use crate::keys::{Keying, framed, known_numbers};
 use crate::limits::{Limits, Reason};
 use crate::number::{INFINITE, Numbers};
 use crate::result::Status;
@@ -401,8 +401,7 @@ impl<G: Game> Dfpn<'_, G> {
             let numbers = self.repetition_numbers(game, mover);
             return Entered::Leaf(holds(w.numbers_hold(numbers, mover)));
         }
-        if let Some(value) = known_value(outcome) {
-            let numbers = framed(value, mover, w.attacker);
+        if let Some(numbers) = known_numbers(outcome, mover, w.attacker) {
             return Entered::Leaf(holds(w.numbers_hold(numbers, mover)));
         }
         let path_key = match depth {
@@ -461,8 +460,7 @@ impl<G: Game> Dfpn<'_, G> {
                 let child_hash = game.hash();
                 let child_mover = game.side_to_move();
                 let flip = child_mover != mover;
-                let known =
-                    known_value(game.outcome()).map(|value| framed(value, child_mover, w.attacker));
+                let known = known_numbers(game.outcome(), child_mover, w.attacker);
                 let child_path = path_key ^ self.contribution(hash);
                 let numbers = known.or_else(|| {
                     self.lookup(table, child_hash, child_path, true)

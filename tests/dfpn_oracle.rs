@@ -147,6 +147,18 @@ fn check_proof_tools<'g, const RULE: u8>(
     }
     let end = graph.node(at);
     let repeated = seen[..seen.len() - 1].contains(&at);
+    if let (false, Some(bound)) = (repeated, end.bound) {
+        // A line may end where the game's bound settles the question: only against the
+        // attacker (the attacker to move cannot win, or the defender to move cannot lose).
+        let settles = match bound {
+            proofnum::Outcome::CannotWin => end.mover == attacker,
+            _ => end.mover != attacker,
+        };
+        if settles {
+            assert!(!wins, "{context}: a proof's PV ends in a bound");
+            return;
+        }
+    }
     let end_value = if repeated {
         if RULE == BY_POSITION {
             end.repetition
@@ -158,7 +170,9 @@ fn check_proof_tools<'g, const RULE: u8>(
             proofnum::Outcome::Win => Value::Win,
             proofnum::Outcome::Loss => Value::Loss,
             proofnum::Outcome::Draw => Value::Draw,
-            proofnum::Outcome::Unknown => {
+            proofnum::Outcome::Unknown
+            | proofnum::Outcome::CannotWin
+            | proofnum::Outcome::CannotLose => {
                 assert!(
                     end.children.is_empty(),
                     "{context}: PV ends in an open position"
@@ -181,7 +195,7 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let mut rng = Rng::new(seed);
     let mut solved_nontrivial = 0;
     for i in 0..games {
-        let graph = Graph::random(&mut rng, shape);
+        let graph = Graph::random_maybe_bounded(&mut rng, shape, RULE == BY_POSITION);
         let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let epsilon = if rng.chance(50) {
@@ -232,6 +246,73 @@ fn random_cyclic_graphs_with_draw_rule_match_brute_force_and_retrograde() {
 #[test]
 fn random_cyclic_graphs_with_position_rule_match_brute_force() {
     run_shape::<BY_POSITION>(Shape::Cyclic, 20_000, 4);
+}
+
+/// MID calls of both attackers' searches of `graph`, checking each answer against `expected`.
+fn mid_calls_of_both_searches<const RULE: u8>(
+    graph: &Graph,
+    expected: Value,
+    context: &str,
+) -> u64 {
+    let mut table_memory = vec![0u8; Table::required_bytes(1024)];
+    let mut table = Table::new(&mut table_memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+    let mut dfpn =
+        Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, Default::default()).unwrap();
+    let mut game = GraphGame::<RULE>::new(graph);
+    let mut mid_calls = 0;
+    for attacker in [Player::First, Player::Second] {
+        let r = dfpn.solve(
+            &mut game,
+            attacker,
+            &mut table,
+            &mut Limits::nodes(NODE_CAP),
+        );
+        let want = if graph.attacker_wins(expected, attacker) {
+            Status::Proven
+        } else {
+            Status::Disproven
+        };
+        assert_eq!(
+            r.status, want,
+            "{context}: attacker {attacker:?}\n{graph:#?}"
+        );
+        mid_calls += r.stats.mid_calls;
+    }
+    mid_calls
+}
+
+/// The same games with and without true bounds at a third of their interior positions: the
+/// same answers (the oracle's), and the bounds save work overall (a bound settles a position
+/// the search would otherwise have to expand).
+fn bounds_save_work<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
+    let seed = common::seed() ^ salt;
+    let mut rng = Rng::new(seed);
+    let (mut without, mut with, mut bounds) = (0u64, 0u64, 0usize);
+    for i in 0..games {
+        let plain = Graph::random(&mut rng, shape);
+        let expected = plain.oracle_value(false, &format!("seed {seed} game {i}"));
+        let mut bounded = plain.clone();
+        bounds += bounded.add_true_bounds(&mut rng, 33);
+        let context = format!("seed {seed} game {i} ({shape:?})");
+        without += mid_calls_of_both_searches::<RULE>(&plain, expected, &context);
+        with += mid_calls_of_both_searches::<RULE>(&bounded, expected, &context);
+    }
+    assert!(
+        bounds > games,
+        "seed {seed}: only {bounds} bounds in {games} games"
+    );
+    assert!(
+        with < without,
+        "seed {seed} {shape:?}: {with} MID calls with bounds, {without} without"
+    );
+}
+
+#[test]
+fn true_bounds_save_work_and_never_change_an_answer() {
+    bounds_save_work::<ACYCLIC>(Shape::Tree, 1_000, 21);
+    bounds_save_work::<ACYCLIC>(Shape::Dag, 1_000, 22);
+    bounds_save_work::<DRAW>(Shape::Cyclic, 1_000, 23);
 }
 
 /// A cyclic game that wrongly declares itself acyclic may run into a limit, but it never gets
@@ -329,7 +410,7 @@ fn brute_tic_tac_toe(g: &mut TicTacToe) -> Value {
         proofnum::Outcome::Win => return Value::Win,
         proofnum::Outcome::Loss => return Value::Loss,
         proofnum::Outcome::Draw => return Value::Draw,
-        proofnum::Outcome::Unknown => {}
+        _ => {}
     }
     let mut best = Value::Loss;
     for m in 0..9u8 {

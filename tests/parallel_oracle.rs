@@ -77,7 +77,7 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let mut rng = Rng::new(seed);
     let mut trees_grown = 0;
     for i in 0..games {
-        let graph = Graph::random(&mut rng, shape);
+        let graph = Graph::random_maybe_bounded(&mut rng, shape, RULE == BY_POSITION);
         let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let threads = THREADS[rng.below(THREADS.len() as u64) as usize];

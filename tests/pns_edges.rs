@@ -471,6 +471,7 @@ fn node(mover: Player, outcome: Outcome, children: Vec<u32>, hash: u64) -> commo
         repetition: Value::Draw,
         estimate: None,
         hash,
+        bound: None,
     }
 }
 

@@ -251,7 +251,7 @@ fn check_best_move<const RULE: u8>(
 }
 
 /// Which games a run draws.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     /// The shared generator of `tests/common`.
     Common(Shape),
@@ -261,11 +261,16 @@ enum Kind {
     BushyDag,
 }
 
-fn random_game(rng: &mut Rng, kind: Kind) -> Graph {
+fn random_game(rng: &mut Rng, kind: Kind, by_position: bool) -> Graph {
     match kind {
-        Kind::Common(shape) => Graph::random(rng, shape),
-        Kind::BushyTree => bushy(rng, false),
-        Kind::BushyDag => bushy(rng, true),
+        Kind::Common(shape) => Graph::random_maybe_bounded(rng, shape, by_position),
+        Kind::BushyTree | Kind::BushyDag => {
+            let mut g = bushy(rng, kind == Kind::BushyDag);
+            if rng.chance(35) {
+                g.add_true_bounds(rng, 20);
+            }
+            g
+        }
     }
 }
 
@@ -283,6 +288,7 @@ fn bushy(rng: &mut Rng, dag: bool) -> Graph {
         repetition: Value::Draw,
         estimate: None,
         hash: 0,
+        bound: None,
     };
     nodes.push(interior(rng.player()));
     let mut layer: Vec<u32> = vec![0];
@@ -382,7 +388,7 @@ fn run<const RULE: u8>(kind: Kind, games: usize, salt: u64) {
         Dfpn::<OwnedGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, Default::default()).unwrap();
     let mut tally = Tally::default();
     for i in 0..games {
-        let graph = Rc::new(random_game(&mut rng, kind));
+        let graph = Rc::new(random_game(&mut rng, kind, RULE == BY_POSITION));
         let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
         // Plain PNS half of the time, PN² with one of the second-level sizes otherwise; each
         // with automatic, always or never shared transposition numbers.
@@ -504,7 +510,7 @@ fn smallest_arenas<const RULE: u8>(kind: Kind, games: usize, salt: u64) -> (usiz
     let mut table = Table::new(&mut table_memory).unwrap();
     let (mut below_peak, mut saved, mut large) = (0, 0usize, 0);
     for i in 0..games {
-        let graph = Rc::new(random_game(&mut rng, kind));
+        let graph = Rc::new(random_game(&mut rng, kind, RULE == BY_POSITION));
         let expected = graph.brute_value(RULE == BY_POSITION);
         let mut game = OwnedGame::<RULE> {
             graph: graph.clone(),
@@ -659,7 +665,7 @@ fn brute_tic_tac_toe(g: &mut TicTacToe) -> Value {
         Outcome::Win => return Value::Win,
         Outcome::Loss => return Value::Loss,
         Outcome::Draw => return Value::Draw,
-        Outcome::Unknown => {}
+        _ => {}
     }
     let mut best = Value::Loss;
     for m in 0..9u8 {

@@ -28,10 +28,17 @@ pub enum pn_side {
 
 /// What is known about a position, or what a search found.
 ///
-/// The game's `outcome` callback reports one of the first four, for the side to move.
+/// The game's `outcome` callback reports, for the side to move, `UNKNOWN`, an exact value
+/// (`WIN`, `LOSS`, `DRAW`) or a bound (`CANNOT_WIN`, `CANNOT_LOSE`). A bound is one-sided
+/// knowledge of an unfinished position: the solver uses it where it answers the
+/// question of a search (an attacker to move that cannot win, or a defender to move that cannot
+/// lose, has no forced win for the attacker) and searches the position otherwise, so the game
+/// must still list its moves. A bound must be true; a false one is the game's bug. Any other
+/// value from the callback is `PN_STATUS_CALLBACK_INVALID`.
+///
 /// `pn_solve_value` reports `WIN`, `LOSS`, `DRAW` (for the side to move) or `UNKNOWN`;
 /// `pn_solve` reports `PROVEN` (the attacker forces a win), `DISPROVEN` (it cannot) or
-/// `UNKNOWN`.
+/// `UNKNOWN`. Results never hold a bound, so callers whose games report none never see one.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum pn_outcome {
@@ -47,6 +54,12 @@ pub enum pn_outcome {
     Proven = 4,
     /// The attacker of `pn_solve` cannot force a win.
     Disproven = 5,
+    /// From the `outcome` callback only: the side to move cannot win (a draw or a loss), and
+    /// the game goes on.
+    CannotWin = 6,
+    /// From the `outcome` callback only: the side to move cannot lose (a draw or a win), and
+    /// the game goes on.
+    CannotLose = 7,
 }
 
 /// How a game scores a position that repeats one on the current line; it decides how the
@@ -93,15 +106,18 @@ pub type pn_side_to_move_fn =
 /// positions must hash equal; different ones should differ (Zobrist hashing is the usual way).
 pub type pn_hash_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, out_hash: *mut u64) -> c_int>;
 /// Writes what is known about the position without search to `*out_outcome`: one of
-/// `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, for the side to
-/// move. A position that is not over is `PN_OUTCOME_UNKNOWN`.
+/// `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, or a bound
+/// `PN_OUTCOME_CANNOT_WIN` / `PN_OUTCOME_CANNOT_LOSE`, for the side to move. A position that is
+/// not over is `PN_OUTCOME_UNKNOWN` or a bound (see `pn_outcome`). As `repetition_value`, only
+/// `WIN`, `LOSS` and `DRAW` are valid.
 pub type pn_outcome_fn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, out_outcome: *mut u32) -> c_int>;
-/// Lists the legal moves of a position whose outcome is unknown: writes up to `cap` moves to
-/// `moves` and the number of legal moves to `*out_n`. When there are more than `cap`, write
-/// none and report the true count: the search stops with `PN_STATUS_TOO_MANY_MOVES`. A
-/// position without moves is lost for the side to move (report other results through
-/// `outcome`).
+/// Lists the legal moves of a position that is not over (its outcome is unknown or a bound):
+/// writes up to `cap` moves to `moves` and the number of legal moves to `*out_n`. When there
+/// are more than `cap`, write none and report the true count: the search stops with
+/// `PN_STATUS_TOO_MANY_MOVES`. A position without moves is lost for the side to move (report
+/// other results through `outcome`). A move known to lose for the mover may be left out while
+/// another move is listed (see the `Game` trait's docs in the Rust crate).
 pub type pn_generate_moves_fn = Option<
     unsafe extern "C" fn(ctx: *mut c_void, moves: *mut u32, cap: usize, out_n: *mut usize) -> c_int,
 >;
@@ -358,6 +374,8 @@ impl<const RULE: u8> Game for CGame<RULE> {
             x if x == pn_outcome::Win as u32 => Outcome::Win,
             x if x == pn_outcome::Loss as u32 => Outcome::Loss,
             x if x == pn_outcome::Draw as u32 => Outcome::Draw,
+            x if x == pn_outcome::CannotWin as u32 => Outcome::CannotWin,
+            x if x == pn_outcome::CannotLose as u32 => Outcome::CannotLose,
             _ => {
                 self.fail(Failure::Invalid);
                 Outcome::Unknown

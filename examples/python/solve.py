@@ -24,6 +24,7 @@ from operator import xor
 PN_STATUS_OK = 0
 PN_OUTCOME_UNKNOWN, PN_OUTCOME_WIN, PN_OUTCOME_LOSS, PN_OUTCOME_DRAW = 0, 1, 2, 3
 PN_OUTCOME_PROVEN, PN_OUTCOME_DISPROVEN = 4, 5
+PN_OUTCOME_CANNOT_WIN, PN_OUTCOME_CANNOT_LOSE = 6, 7  # bounds an outcome() may report
 PN_REPETITION_DRAW, PN_REPETITION_ACYCLIC = 0, 1
 PN_ABI_VERSION = 1
 OUTCOME_NAMES = {0: "unknown", 1: "win", 2: "loss", 3: "draw", 4: "proven", 5: "disproven"}

@@ -90,7 +90,7 @@ use core::mem::size_of;
 
 use crate::dfpn::Job;
 use crate::game::{Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, NO_REP, PathFilter, framed, known_value};
+use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, INFINITE, Numbers};
@@ -564,8 +564,7 @@ impl<'m, G: Game> Pns<'m, G> {
             let n = self.repetition_numbers(game, mover);
             return Ok(Node::leaf(n.phi, n.delta, 0, depth as u16));
         }
-        if let Some(value) = known_value(outcome) {
-            let n = framed(value, mover, self.attacker);
+        if let Some(n) = known_numbers(outcome, mover, self.attacker) {
             return Ok(Node::leaf(n.phi, n.delta, 0, NO_REP));
         }
         let estimate = game.estimate();
@@ -877,8 +876,8 @@ impl<'m, G: Game> Pns<'m, G> {
             // A position the table knows was searched, so it is not a finished game: the
             // entry makes the game's outcome check unnecessary (as in df-pn).
             found
-        } else if let Some(value) = known_value(game.outcome()) {
-            (framed(value, mover, self.attacker), 0, NO_REP)
+        } else if let Some(numbers) = known_numbers(game.outcome(), mover, self.attacker) {
+            (numbers, 0, NO_REP)
         } else if t == 0
             && self.trees[1].capacity() > 0
             && d + 1 < self.path.len()

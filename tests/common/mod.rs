@@ -75,6 +75,9 @@ pub struct Node {
     pub estimate: Option<Numbers>,
     /// The hash the game reports.
     pub hash: u64,
+    /// A bound (`CannotWin` / `CannotLose`) the game reports for an interior node instead of
+    /// `Unknown`; the oracles ignore it (see [`Graph::add_true_bounds`]).
+    pub bound: Option<Outcome>,
 }
 
 #[derive(Clone, Debug)]
@@ -98,6 +101,7 @@ fn leaf(rng: &mut Rng, mover: Player) -> Node {
         repetition: Value::Draw,
         estimate: None,
         hash: 0,
+        bound: None,
     }
 }
 
@@ -109,6 +113,7 @@ fn interior(mover: Player) -> Node {
         repetition: Value::Draw,
         estimate: None,
         hash: 0,
+        bound: None,
     }
 }
 
@@ -296,7 +301,8 @@ impl Graph {
             Outcome::Win => return Value::Win,
             Outcome::Loss => return Value::Loss,
             Outcome::Draw => return Value::Draw,
-            Outcome::Unknown => {}
+            // Bounds live in `Node::bound`; the oracle ignores them.
+            Outcome::Unknown | Outcome::CannotWin | Outcome::CannotLose => {}
         }
         if node.children.is_empty() {
             return self.no_moves;
@@ -342,8 +348,8 @@ impl Graph {
                 Outcome::Win => Some(Value::Win),
                 Outcome::Loss => Some(Value::Loss),
                 Outcome::Draw => Some(Value::Draw),
-                Outcome::Unknown if node.children.is_empty() => Some(self.no_moves),
-                Outcome::Unknown => None,
+                _ if node.children.is_empty() => Some(self.no_moves),
+                Outcome::Unknown | Outcome::CannotWin | Outcome::CannotLose => None,
             })
             .collect();
         loop {
@@ -378,6 +384,45 @@ impl Graph {
             .into_iter()
             .map(|v| v.unwrap_or(Value::Draw))
             .collect()
+    }
+
+    /// A random game of the given shape, and in about a third of the games under rules other
+    /// than `ByPosition`, true bounds at a fifth of the interior nodes
+    /// ([`add_true_bounds`](Graph::add_true_bounds)).
+    pub fn random_maybe_bounded(rng: &mut Rng, shape: Shape, by_position: bool) -> Graph {
+        let mut g = Graph::random(rng, shape);
+        if !by_position && rng.chance(35) {
+            g.add_true_bounds(rng, 20);
+        }
+        g
+    }
+
+    /// Gives about `percent`% of the interior nodes a bound the game reports instead of
+    /// `Unknown`, true by retrograde analysis (infinite play is a draw): a node worth a draw
+    /// gets `CannotWin` or `CannotLose`, a won one `CannotLose`, a lost one `CannotWin`. Under
+    /// the draw rule a position whose retrograde value is not a win for a player is not a win
+    /// for them on any path, so the bounds are true wherever the node is reached. (Not for
+    /// `ByPosition` games, whose values depend on the path both ways.) Returns how many nodes
+    /// got one.
+    pub fn add_true_bounds(&mut self, rng: &mut Rng, percent: u64) -> usize {
+        let values = self.retrograde();
+        let mut added = 0;
+        for (node, value) in self.nodes.iter_mut().zip(values) {
+            if node.outcome != Outcome::Unknown || node.children.is_empty() {
+                continue;
+            }
+            if !rng.chance(percent) {
+                continue;
+            }
+            node.bound = Some(match value {
+                Value::Win => Outcome::CannotLose,
+                Value::Loss => Outcome::CannotWin,
+                Value::Draw if rng.chance(50) => Outcome::CannotWin,
+                Value::Draw => Outcome::CannotLose,
+            });
+            added += 1;
+        }
+        added
     }
 
     /// Whether `attacker` wins the root, given the root's value for its side to move.
@@ -476,7 +521,8 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
         self.graph.node(self.at).hash
     }
     fn outcome(&self) -> Outcome {
-        self.graph.node(self.at).outcome
+        let node = self.graph.node(self.at);
+        node.bound.unwrap_or(node.outcome)
     }
     fn generate_moves(&self, moves: &mut MoveList<'_, u64>) {
         let node = self.graph.node(self.at);

@@ -201,7 +201,12 @@ fn check<const RULE: u8>(
         }
         tally.forced += 1;
         tally.compactions += arena.compactions;
-        assert!(arena.compactions > 0 || s.status != want, "{context}");
+        assert!(
+            arena.compactions > 0 || s.status != want,
+            "{context}: {nodes}-node arena (peak {peak}) solved without compaction: {:?} / {:?}\n{graph:#?}",
+            s.stats,
+            r.stats
+        );
         if s.status == Status::Unknown(Reason::MemoryLimit) {
             tally.out_of_memory += 1;
             assert!(

@@ -152,6 +152,12 @@ impl<'m, M: Copy> Arena<'m, M> {
         self.peak
     }
 
+    /// Empties the arena (no root, peak 0).
+    pub fn clear(&mut self) {
+        self.top = 0;
+        self.peak = 0;
+    }
+
     /// Empties the arena and makes `root` its only node (index 0). The arena must have a slot.
     pub fn reset(&mut self, root: Node) {
         self.nodes[0] = Node { block: 1, ..root };

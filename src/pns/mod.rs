@@ -470,6 +470,9 @@ impl<'m, G: Game> Pns<'m, G> {
             capacity: self.trees[0].capacity(),
             ..ArenaStats::default()
         };
+        // A root settled without a tree (a known outcome or bound) must not report the last
+        // search's tree.
+        self.trees[0].clear();
         self.abort = None;
         self.root_best = None;
         self.met_repetition = false;

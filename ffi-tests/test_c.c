@@ -591,6 +591,7 @@ enum fault {
     FAULT_PLAY_RETURNS_ERROR,
     FAULT_HASH_RETURNS_ERROR,
     FAULT_REENTER,
+    FAULT_INIT_INSIDE,
     FAULT_STOP_INSIDE
 };
 
@@ -601,6 +602,11 @@ typedef struct {
     pn_solver *solver;
     pn_status reentered; /* what a call back into the solver returned */
     pn_status reentered_clear;
+    /* FAULT_INIT_INSIDE: the solver's memory, rebuilt from inside a callback. */
+    void *memory;
+    size_t memory_bytes;
+    const pn_config *config;
+    int memory_unchanged;
 } faulty_t;
 
 /* Misbehave only after a few calls, so the search is under way. */
@@ -646,6 +652,17 @@ static int faulty_play(void *ctx, uint32_t mv) {
         f->reentered = pn_solve(f->solver, &game, 0, NULL, &r);
         f->reentered_clear = pn_table_clear(f->solver);
         CHECK(result_is_poisoned(&r));
+    }
+    if (f->fault == FAULT_INIT_INSIDE && f->calls == FAULT_AFTER) {
+        /* pn_solver_init on the memory of the solver running this very callback. */
+        unsigned char *before = (unsigned char *)malloc(f->memory_bytes);
+        pn_solver *rebuilt = NULL;
+        CHECK(before != NULL);
+        memcpy(before, f->memory, f->memory_bytes);
+        f->reentered = pn_solver_init(f->memory, f->memory_bytes, f->config, &rebuilt);
+        f->memory_unchanged = memcmp(before, f->memory, f->memory_bytes) == 0;
+        CHECK(rebuilt == NULL);
+        free(before);
     }
     if (f->fault == FAULT_STOP_INSIDE && f->calls == FAULT_AFTER) {
         CHECK_STATUS(pn_solver_stop(f->solver), PN_STATUS_OK);
@@ -734,6 +751,31 @@ static void test_callback_faults(void) {
     r = fresh_result();
     CHECK_STATUS(pn_solve(solver, &game, PN_SIDE_FIRST, NULL, &r), PN_STATUS_OK);
     CHECK(r.outcome == PN_OUTCOME_DISPROVEN);
+
+    /* pn_solver_init on the memory of the solver whose callback is running: BUSY, not a byte
+     * touched, and the outer search goes on to its answer. Once it has returned, the memory
+     * may be rebuilt. */
+    {
+        size_t align = 0;
+        pn_solver *again = NULL;
+        memset(&f, 0, sizeof f);
+        f.fault = FAULT_INIT_INSIDE;
+        f.solver = solver;
+        f.memory = mem;
+        f.config = &c;
+        f.reentered = PN_STATUS_OK;
+        CHECK_STATUS(pn_solver_memory_requirements(&c, &f.memory_bytes, &align), PN_STATUS_OK);
+        game = faulty_game(&f);
+        CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
+        r = fresh_result();
+        CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+        CHECK(r.outcome == PN_OUTCOME_DRAW);
+        CHECK(f.calls >= FAULT_AFTER);
+        CHECK_STATUS(f.reentered, PN_STATUS_BUSY);
+        CHECK(f.memory_unchanged);
+        CHECK_STATUS(pn_solver_init(mem, f.memory_bytes, &c, &again), PN_STATUS_OK);
+        CHECK(again == solver);
+    }
 
     /* A required callback missing; nothing is written. */
     game.undo = NULL;

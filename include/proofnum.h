@@ -16,6 +16,12 @@
 #define pn_config_default pn_config_default_v2
 
 /**
+ * A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
+ * its pointer, never freed (the caller owns the memory).
+ */
+typedef struct pn_solver pn_solver;
+
+/**
  * "No limit", for the limits in [`pn_limits`].
  */
 #define PN_UNLIMITED UINT64_MAX
@@ -152,8 +158,11 @@ enum pn_status
      */
     PN_STATUS_MISALIGNED = 5,
     /**
-     * The solver pointer does not point to a solver made by `pn_solver_init` at that address
-     * (uninitialised, overwritten or moved memory).
+     * The solver pointer does not point to a solver made by `pn_solver_init` at that address:
+     * memory that holds something else (zeroed, or overwritten since) or a copy of a solver
+     * at another address. The check reads the first 16 bytes at the pointer, so they must be
+     * readable and hold bytes the program wrote: memory never written at all (fresh from
+     * `malloc`) cannot be told apart safely and is not a valid solver argument.
      */
     PN_STATUS_INVALID_HANDLE = 6,
     /**
@@ -395,12 +404,6 @@ typedef enum pn_engine pn_engine;
 typedef uint32_t pn_engine;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
-
-/**
- * A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
- * its pointer, never freed (the caller owns the memory).
- */
-typedef struct pn_solver pn_solver;
 
 /**
  * How a solver is built. Start from `pn_config_default()` and change what you need; the
@@ -868,7 +871,7 @@ struct pn_limits pn_limits_default(void);
  * As `pn_solve`; the game's callbacks must also keep the threading contract of `pn_game`,
  * and with `copy_size` the game's `ctx` must point to that many readable bytes.
  */
-pn_status pn_solve_parallel(struct pn_solver *solver,
+pn_status pn_solve_parallel(pn_solver *solver,
                             const struct pn_game *game,
                             uint32_t attacker,
                             const struct pn_limits *limits,
@@ -882,7 +885,7 @@ pn_status pn_solve_parallel(struct pn_solver *solver,
  * # Safety
  * As `pn_solve_parallel`.
  */
-pn_status pn_solve_value_parallel(struct pn_solver *solver,
+pn_status pn_solve_value_parallel(pn_solver *solver,
                                   const struct pn_game *game,
                                   const struct pn_limits *limits,
                                   struct pn_result *out_result);
@@ -899,13 +902,15 @@ pn_status pn_solve_value_parallel(struct pn_solver *solver,
  * status says why: `PN_STATUS_BUFFER_TOO_SMALL` (the buffer is full: the line goes on), a
  * limit (`NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`), or
  * `PN_STATUS_REFUTED` (the position does not go the way the search said). After a failed
- * callback `*out_length` is 0. For any other status nothing is written.
+ * callback `*out_length` is 0. For any other status nothing is written. Only the first
+ * `*out_length` moves are the line; the rest of the buffer may be overwritten.
  *
  * # Safety
- * As `pn_solve`; `moves` is NULL or writable for `moves_capacity` moves and does not
- * overlap the solver's memory; `out_length` is NULL or writable.
+ * As `pn_solve`; `moves` is NULL or writable for `moves_capacity` moves (its contents need
+ * not be initialised) and does not overlap the solver's memory; `out_length` is NULL or
+ * writable.
  */
-pn_status pn_principal_variation(struct pn_solver *solver,
+pn_status pn_principal_variation(pn_solver *solver,
                                  const struct pn_game *game,
                                  uint32_t attacker,
                                  const struct pn_limits *limits,
@@ -930,7 +935,7 @@ pn_status pn_principal_variation(struct pn_solver *solver,
  * # Safety
  * As `pn_solve`.
  */
-pn_status pn_verify(struct pn_solver *solver,
+pn_status pn_verify(pn_solver *solver,
                     const struct pn_game *game,
                     uint32_t attacker,
                     uint32_t claim,
@@ -957,6 +962,12 @@ pn_status pn_solver_memory_requirements(const struct pn_config *config,
  * owns nothing else: there is nothing to free. It must stay in place, untouched by anything
  * else, while the solver is used; afterwards the memory is the caller's again.
  *
+ * Memory that a call is using right now (`pn_solver_init` from inside a callback of that
+ * call, or from another thread) is not rebuilt: the init returns `PN_STATUS_BUSY` and
+ * touches nothing, and a call on a solver whose memory an init is rebuilding returns
+ * `PN_STATUS_BUSY` too. The library tracks 64 calls and inits at once in static memory;
+ * while more run, an init returns `PN_STATUS_BUSY`.
+ *
  * # Safety
  * `memory` is NULL or valid for reads and writes of `memory_bytes` bytes for as long as the
  * solver is used; the other pointers are NULL or valid for their types.
@@ -964,7 +975,7 @@ pn_status pn_solver_memory_requirements(const struct pn_config *config,
 pn_status pn_solver_init(void *memory,
                          size_t memory_bytes,
                          const struct pn_config *config,
-                         struct pn_solver **out_solver);
+                         pn_solver **out_solver);
 
 /**
  * Writes the configuration the solver was built with to `*out_config`: the version of the
@@ -974,7 +985,7 @@ pn_status pn_solver_init(void *memory,
  * `solver` is NULL or a pointer from `pn_solver_init`; `out_config` is NULL or writable for
  * the `struct_size` given to `pn_solver_init`.
  */
-pn_status pn_solver_config(struct pn_solver *solver, struct pn_config *out_config);
+pn_status pn_solver_config(pn_solver *solver, struct pn_config *out_config);
 
 /**
  * Asks the running solve call to stop soon; it then returns `PN_STATUS_STOPPED` (or its
@@ -989,7 +1000,7 @@ pn_status pn_solver_config(struct pn_solver *solver, struct pn_config *out_confi
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`.
  */
-pn_status pn_solver_stop(struct pn_solver *solver);
+pn_status pn_solver_stop(pn_solver *solver);
 
 /**
  * Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? The search is
@@ -1013,7 +1024,7 @@ pn_status pn_solver_stop(struct pn_solver *solver);
  * for reading, with callbacks that are safe to call with their contexts during the call;
  * `out_result` is NULL or valid for writing, with `struct_size` set.
  */
-pn_status pn_solve(struct pn_solver *solver,
+pn_status pn_solve(pn_solver *solver,
                    const struct pn_game *game,
                    uint32_t attacker,
                    const struct pn_limits *limits,
@@ -1028,7 +1039,7 @@ pn_status pn_solve(struct pn_solver *solver,
  * # Safety
  * As `pn_solve`.
  */
-pn_status pn_solve_value(struct pn_solver *solver,
+pn_status pn_solve_value(pn_solver *solver,
                          const struct pn_game *game,
                          const struct pn_limits *limits,
                          struct pn_result *out_result);
@@ -1046,7 +1057,7 @@ const char *pn_status_str(uint32_t status);
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`.
  */
-pn_status pn_table_clear(struct pn_solver *solver);
+pn_status pn_table_clear(pn_solver *solver);
 
 /**
  * Starts a new table generation: what earlier searches stored stays usable but is replaced
@@ -1055,7 +1066,7 @@ pn_status pn_table_clear(struct pn_solver *solver);
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`.
  */
-pn_status pn_table_new_generation(struct pn_solver *solver);
+pn_status pn_table_new_generation(pn_solver *solver);
 
 /**
  * Writes a picture of the table to `*out_info` (set its `struct_size` first).
@@ -1063,7 +1074,7 @@ pn_status pn_table_new_generation(struct pn_solver *solver);
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`; `out_info` is NULL or writable.
  */
-pn_status pn_table_get_info(struct pn_solver *solver, struct pn_table_info *out_info);
+pn_status pn_table_get_info(pn_solver *solver, struct pn_table_info *out_info);
 
 /**
  * Copies the table (header and entries) into `buffer`, which holds `buffer_bytes` bytes, and
@@ -1073,12 +1084,10 @@ pn_status pn_table_get_info(struct pn_solver *solver, struct pn_table_info *out_
  *
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`; `buffer` is NULL or writable for
- * `buffer_bytes` bytes; `out_bytes` is NULL or writable.
+ * `buffer_bytes` bytes (its contents need not be initialised); `out_bytes` is NULL or
+ * writable.
  */
-pn_status pn_table_save(struct pn_solver *solver,
-                        void *buffer,
-                        size_t buffer_bytes,
-                        size_t *out_bytes);
+pn_status pn_table_save(pn_solver *solver, void *buffer, size_t buffer_bytes, size_t *out_bytes);
 
 /**
  * Replaces the table with one saved by `pn_table_save` (`bytes`, `length` long). The
@@ -1091,7 +1100,7 @@ pn_status pn_table_save(struct pn_solver *solver,
  * `solver` is NULL or a pointer from `pn_solver_init`; `bytes` is NULL or readable for
  * `length` bytes.
  */
-pn_status pn_table_load(struct pn_solver *solver, const void *bytes, size_t length);
+pn_status pn_table_load(pn_solver *solver, const void *bytes, size_t length);
 
 /**
  * The library's version as `MAJOR * 10000 + MINOR * 100 + PATCH`.

@@ -223,19 +223,75 @@ pub unsafe fn slice<'a, T>(ptr: *const T, len: usize) -> Result<&'a [T], pn_stat
     Ok(unsafe { core::slice::from_raw_parts(p.as_ptr(), len) })
 }
 
-/// A mutable C buffer of `len` elements, checked as [`slice`].
+/// Element types of output buffers: plain integers, for which all-zero bytes are a valid
+/// value.
 ///
 /// # Safety
-/// When `len > 0` and `ptr` is non-NULL and aligned, `ptr` points to `len` initialised `T`s
-/// that nothing else reads or writes until the export returns.
-pub unsafe fn slice_mut<'a, T>(ptr: *mut T, len: usize) -> Result<&'a mut [T], pn_status> {
-    if len == 0 {
-        return Ok(&mut []);
+/// The all-zero bit pattern must be a valid value of the type.
+pub unsafe trait ZeroIsValid: Copy {}
+// SAFETY: integers are valid for every bit pattern, zero included.
+unsafe impl ZeroIsValid for u8 {}
+// SAFETY: as for `u8`.
+unsafe impl ZeroIsValid for u32 {}
+
+/// A C output buffer of `len` elements: only writable, its memory possibly uninitialised
+/// (fresh `malloc` memory), so no Rust slice may cover it until the library has written
+/// every element. Checked as [`slice`]; nothing is written until one of its methods is called.
+pub struct OutBuffer<'a, T> {
+    ptr: NonNull<T>,
+    len: usize,
+    _borrow: PhantomData<&'a mut [T]>,
+}
+
+impl<'a, T: ZeroIsValid> OutBuffer<'a, T> {
+    /// Copies `values` to the start of the buffer and leaves the rest as it was, or
+    /// `BufferTooSmall` (nothing written) when they do not fit.
+    pub fn write_prefix(self, values: &[T]) -> Result<(), pn_status> {
+        if values.len() > self.len {
+            return Err(pn_status::BufferTooSmall);
+        }
+        // SAFETY: the buffer is valid for writes of `len >= values.len()` elements
+        // (`out_buffer`'s contract) and is not `values` (the caller's buffers never overlap
+        // the library's memory, checked by the exports). The copy only writes, so it does not
+        // matter whether the buffer's old contents were initialised.
+        unsafe { core::ptr::copy_nonoverlapping(values.as_ptr(), self.ptr.as_ptr(), values.len()) };
+        Ok(())
     }
-    let p = non_null(ptr)?;
-    check_len::<T>(len)?;
-    // SAFETY: as in `slice`, with exclusive access by the caller's contract.
-    Ok(unsafe { core::slice::from_raw_parts_mut(p.as_ptr(), len) })
+
+    /// Zero-fills the buffer through its raw pointer, after which every element is
+    /// initialised, and borrows it as a slice for the library to write into.
+    pub fn zeroed(self) -> &'a mut [T] {
+        // SAFETY: the buffer is valid for writes of `len` elements, aligned and non-NULL
+        // (dangling only when `len` is 0, where nothing is written) by `out_buffer`.
+        unsafe { core::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+        // SAFETY: the `len` elements were all just written with zero bytes, a valid `T`
+        // (`ZeroIsValid`), so the slice covers initialised values; nothing else accesses the
+        // buffer until the export returns (`out_buffer`'s contract).
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// Checks an output buffer of `len` elements: a zero length is an empty buffer whatever the
+/// pointer; otherwise NULL, misalignment and sizes over `isize::MAX` bytes are errors.
+///
+/// # Safety
+/// When `len > 0` and `ptr` is non-NULL and aligned, `ptr` is valid for writes of `len` `T`s
+/// (initialised or not) that nothing else reads or writes until the export returns.
+pub unsafe fn out_buffer<'a, T: ZeroIsValid>(
+    ptr: *mut T,
+    len: usize,
+) -> Result<OutBuffer<'a, T>, pn_status> {
+    let ptr = if len == 0 {
+        NonNull::dangling()
+    } else {
+        check_len::<T>(len)?;
+        non_null(ptr)?
+    };
+    Ok(OutBuffer {
+        ptr,
+        len,
+        _borrow: PhantomData,
+    })
 }
 
 /// The pointer as `NonNull` when it is non-NULL and aligned for `T`.

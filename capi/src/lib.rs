@@ -44,6 +44,7 @@ extern crate std;
 
 // In the order the header presents them.
 pub mod boundary;
+mod claims;
 pub mod config;
 pub mod game;
 pub mod parallel;

@@ -4,7 +4,7 @@
 use proofnum_core::proof::Verdict;
 use proofnum_core::{Reason, Status};
 
-use crate::boundary::{guard, out, out_struct, read_input, slice_mut};
+use crate::boundary::{guard, out, out_buffer, out_struct, read_input};
 use crate::config::pn_limits;
 use crate::game::{pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
@@ -22,11 +22,13 @@ use crate::status::pn_status;
 /// status says why: `PN_STATUS_BUFFER_TOO_SMALL` (the buffer is full: the line goes on), a
 /// limit (`NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`), or
 /// `PN_STATUS_REFUTED` (the position does not go the way the search said). After a failed
-/// callback `*out_length` is 0. For any other status nothing is written.
+/// callback `*out_length` is 0. For any other status nothing is written. Only the first
+/// `*out_length` moves are the line; the rest of the buffer may be overwritten.
 ///
 /// # Safety
-/// As `pn_solve`; `moves` is NULL or writable for `moves_capacity` moves and does not
-/// overlap the solver's memory; `out_length` is NULL or writable.
+/// As `pn_solve`; `moves` is NULL or writable for `moves_capacity` moves (its contents need
+/// not be initialised) and does not overlap the solver's memory; `out_length` is NULL or
+/// writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pn_principal_variation(
     solver: *mut pn_solver,
@@ -56,12 +58,15 @@ pub unsafe extern "C" fn pn_principal_variation(
             return Err(pn_status::InvalidArgument);
         }
         // SAFETY: forwarded from the caller; the buffer is not the solver's memory.
-        let line = unsafe { slice_mut(moves, moves_capacity)? };
+        let line = unsafe { out_buffer(moves, moves_capacity)? };
         let locked = solver.lock()?;
         let stop = solver.stop_flag();
         let (variation, failure) = with_rule!(locked.inner, &game, |dfpn, g, table, _memo| {
+            // The walk runs: from here the buffer is written (zeroed first, since the caller's
+            // memory may be uninitialised and a slice must cover initialised values).
+            let line = line.zeroed();
             limits.with(stop, |l| {
-                dfpn.principal_variation(g, attacker, table, &mut line[..], l)
+                dfpn.principal_variation(g, attacker, table, line, l)
             })
         })?;
         stop.store(false, core::sync::atomic::Ordering::Relaxed);

@@ -23,6 +23,10 @@
 //! an atomic busy flag makes a second, overlapping call (another thread, or a callback calling
 //! back in) return `PN_STATUS_BUSY` instead of aliasing the first one's state. The stop flag is
 //! atomic and outside the cell, so `pn_solver_stop` never touches what the search holds.
+//! A call also claims the solver's address range in [`claims`](crate::claims), where
+//! `pn_solver_init` looks before it writes anything: an init over the memory of a running call
+//! (from one of its callbacks, or another thread) returns `PN_STATUS_BUSY` instead of
+//! rebuilding the solver under it.
 
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
@@ -36,6 +40,7 @@ use proofnum_core::{
 };
 
 use crate::boundary::{self, guard, out, out_struct, out_version, read_input};
+use crate::claims;
 use crate::config::{SerialEngine, Settings, pn_config, pn_limits};
 use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
@@ -46,6 +51,10 @@ const SOLVER_MAGIC: u64 = u64::from_be_bytes(*b"PNSOLVER");
 
 /// A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
 /// its pointer, never freed (the caller owns the memory).
+///
+/// `#[repr(C)]` so that `magic` and `address` are its first [`HANDLE_CHECK_BYTES`] bytes: the
+/// handle check reads those and nothing else.
+#[repr(C)]
 pub struct pn_solver {
     /// [`SOLVER_MAGIC`] once initialised.
     magic: u64,
@@ -234,12 +243,16 @@ impl Searcher {
         if G::slot(&mut self.engine).is_none() {
             // Drop the other rule's searcher first: it is the only user of the stack region.
             self.engine = Engine::Empty;
-            // SAFETY: `stack` points to `stack_bytes` initialised bytes of this solver's
-            // memory, carved for the stack at init and used by nothing else; the searcher that
-            // borrowed them was dropped above, and the new one keeps them for as long as the
-            // solver lives ('static by the C contract).
-            let stack: &'static mut [u8] =
-                unsafe { core::slice::from_raw_parts_mut(self.stack.as_ptr(), self.stack_bytes) };
+            // SAFETY: `stack` points to `stack_bytes` bytes of this solver's memory, carved for
+            // the stack at init and used by nothing else; the searcher that borrowed them was
+            // dropped above, and the new one keeps them for as long as the solver lives
+            // ('static by the C contract). The old searcher's typed values may have left
+            // padding bytes uninitialised, so the bytes are zeroed (through the raw pointer)
+            // before a `[u8]` slice covers them.
+            let stack: &'static mut [u8] = unsafe {
+                core::ptr::write_bytes(self.stack.as_ptr(), 0, self.stack_bytes);
+                core::slice::from_raw_parts_mut(self.stack.as_ptr(), self.stack_bytes)
+            };
             let s = &self.settings;
             let dfpn = Dfpn::<G>::new(stack, s.max_depth, s.max_moves, s.dfpn)
                 .map_err(pn_status::from_memory_error)?;
@@ -257,12 +270,13 @@ impl Searcher {
         if G::pns_slot(&mut self.pns).is_none() {
             // Drop the other rule's searcher first: it is the only user of the arena region.
             self.pns = PnsEngine::Empty;
-            // SAFETY: `arena` points to `arena_bytes` initialised bytes of this solver's
-            // memory, carved for the arena at init and used by nothing else; the searcher that
-            // borrowed them was dropped above, and the new one keeps them for as long as the
-            // solver lives ('static by the C contract).
-            let arena: &'static mut [u8] =
-                unsafe { core::slice::from_raw_parts_mut(self.arena.as_ptr(), self.arena_bytes) };
+            // SAFETY: as for the stack in `get`: the arena's `arena_bytes` bytes, used by
+            // nothing else now that the old searcher is dropped, zeroed first because its
+            // typed values may have left padding bytes uninitialised.
+            let arena: &'static mut [u8] = unsafe {
+                core::ptr::write_bytes(self.arena.as_ptr(), 0, self.arena_bytes);
+                core::slice::from_raw_parts_mut(self.arena.as_ptr(), self.arena_bytes)
+            };
             let s = &self.settings;
             let pns = Pns::<G>::new(arena, s.max_depth, s.max_moves, config)
                 .map_err(pn_status::from_memory_error)?;
@@ -284,6 +298,9 @@ impl Searcher {
 pub(crate) struct Locked<'a> {
     solver: &'a pn_solver,
     pub(crate) inner: &'a mut Inner,
+    /// The solver's memory claimed for the call, so that `pn_solver_init` cannot rebuild it
+    /// under the call (released after the busy flag, when this is dropped).
+    _claim: claims::Claim,
 }
 
 impl Drop for Locked<'_> {
@@ -296,6 +313,7 @@ impl pn_solver {
     /// Takes the solver for one call, or `Busy` if another call has it. The call starts with
     /// no stop request: one made while no call was running is dropped here.
     pub(crate) fn lock(&self) -> Result<Locked<'_>, pn_status> {
+        let claim = claims::claim(claims::Kind::Call, self.address, self.end)?;
         self.busy
             .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
             .map_err(|_| pn_status::Busy)?;
@@ -307,6 +325,7 @@ impl pn_solver {
         Ok(Locked {
             solver: self,
             inner,
+            _claim: claim,
         })
     }
 
@@ -338,15 +357,34 @@ impl pn_solver {
     }
 }
 
-/// Checks a solver pointer: non-NULL, aligned, initialised at this address.
+/// Bytes at the start of a solver that [`handle`] reads to recognise it (`magic` and
+/// `address`): 16 on 64-bit targets, 12 on 32-bit ones.
+pub(crate) const HANDLE_CHECK_BYTES: usize =
+    core::mem::offset_of!(pn_solver, address) + size_of::<usize>();
+const _: () = assert!(core::mem::offset_of!(pn_solver, magic) == 0);
+const _: () = assert!(
+    HANDLE_CHECK_BYTES <= 16,
+    "the header promises at most 16 bytes"
+);
+
+/// Checks a solver pointer: non-NULL, aligned, and a solver built by `pn_solver_init` at this
+/// address, judged from its first [`HANDLE_CHECK_BYTES`] bytes.
+///
+/// Nothing can tell whether memory is initialised without reading it, and reading
+/// uninitialised memory is undefined behaviour, so the check relies on the header's contract
+/// that those bytes are initialised (any bytes the program wrote: zeroed, overwritten or
+/// copied memory is told apart from a solver; memory never written is not a valid argument).
 ///
 /// # Safety
-/// `ptr` is NULL or points to at least `size_of::<pn_solver>()` readable bytes, and when it
-/// is a solver, that solver stays in place for `'a`.
+/// `ptr` is NULL, or misaligned for `pn_solver`, or points to at least
+/// [`HANDLE_CHECK_BYTES`] readable, initialised bytes; when it is a solver, that solver stays in
+/// place for `'a`.
 pub(crate) unsafe fn handle<'a>(ptr: *mut pn_solver) -> Result<&'a pn_solver, pn_status> {
     let p = boundary::non_null(ptr)?;
-    // SAFETY: `p` is aligned and readable (caller); reading the two plain integer fields
-    // through raw pointers forms no reference to possibly uninitialised memory.
+    // SAFETY: `p` is aligned, and its first `HANDLE_CHECK_BYTES` bytes, which hold exactly
+    // these two plain integer fields (`#[repr(C)]`, asserted above), are readable and
+    // initialised (caller). Reading them through raw pointers forms no reference to the rest
+    // of the struct, which need not be a solver.
     let (magic, address) = unsafe {
         (
             core::ptr::addr_of!((*p.as_ptr()).magic).read(),
@@ -433,6 +471,12 @@ pub unsafe extern "C" fn pn_solver_memory_requirements(
 /// owns nothing else: there is nothing to free. It must stay in place, untouched by anything
 /// else, while the solver is used; afterwards the memory is the caller's again.
 ///
+/// Memory that a call is using right now (`pn_solver_init` from inside a callback of that
+/// call, or from another thread) is not rebuilt: the init returns `PN_STATUS_BUSY` and
+/// touches nothing, and a call on a solver whose memory an init is rebuilding returns
+/// `PN_STATUS_BUSY` too. The library tracks 64 calls and inits at once in static memory;
+/// while more run, an init returns `PN_STATUS_BUSY`.
+///
 /// # Safety
 /// `memory` is NULL or valid for reads and writes of `memory_bytes` bytes for as long as the
 /// solver is used; the other pointers are NULL or valid for their types.
@@ -452,6 +496,13 @@ pub unsafe extern "C" fn pn_solver_init(
         if memory_bytes < layout.total_bytes {
             return Err(pn_status::BufferTooSmall);
         }
+        // Memory that a running call uses (from one of its callbacks, or another thread) is
+        // left alone; the claim also keeps calls off this memory until the solver is built.
+        let _claim = claims::claim(
+            claims::Kind::Init,
+            base as usize,
+            (base as usize).saturating_add(layout.total_bytes),
+        )?;
         // Everything is checked; from here on the memory is the solver's.
         let base_bytes = base as *mut u8;
         // SAFETY: the caller gives `memory_bytes >= total_bytes` writable bytes at `memory`.

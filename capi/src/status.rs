@@ -28,8 +28,11 @@ pub enum pn_status {
     BufferTooSmall = 4,
     /// A pointer is not aligned as required (the solver memory, or a struct).
     Misaligned = 5,
-    /// The solver pointer does not point to a solver made by `pn_solver_init` at that address
-    /// (uninitialised, overwritten or moved memory).
+    /// The solver pointer does not point to a solver made by `pn_solver_init` at that address:
+    /// memory that holds something else (zeroed, or overwritten since) or a copy of a solver
+    /// at another address. The check reads the first 16 bytes at the pointer, so they must be
+    /// readable and hold bytes the program wrote: memory never written at all (fresh from
+    /// `malloc`) cannot be told apart safely and is not a valid solver argument.
     InvalidHandle = 6,
     /// The solver is in use by another call (from another thread, or from inside a callback).
     Busy = 7,

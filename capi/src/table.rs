@@ -9,7 +9,7 @@ use core::ffi::c_void;
 
 use proofnum_core::Table;
 
-use crate::boundary::{SizedStruct, guard, out, out_struct, slice, slice_mut};
+use crate::boundary::{SizedStruct, guard, out, out_buffer, out_struct, slice};
 use crate::solver::{Inner, handle, pn_solver};
 use crate::status::pn_status;
 
@@ -103,7 +103,8 @@ pub unsafe extern "C" fn pn_table_get_info(
 ///
 /// # Safety
 /// `solver` is NULL or a pointer from `pn_solver_init`; `buffer` is NULL or writable for
-/// `buffer_bytes` bytes; `out_bytes` is NULL or writable.
+/// `buffer_bytes` bytes (its contents need not be initialised); `out_bytes` is NULL or
+/// writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pn_table_save(
     solver: *mut pn_solver,
@@ -122,13 +123,10 @@ pub unsafe extern "C" fn pn_table_save(
             return Err(pn_status::InvalidArgument);
         }
         // SAFETY: forwarded from the caller; the buffer is not the table (checked above).
-        let buffer = unsafe { slice_mut(buffer as *mut u8, buffer_bytes)? };
+        let buffer = unsafe { out_buffer(buffer as *mut u8, buffer_bytes)? };
         let table = locked.inner.table()?;
         let bytes = table.as_bytes();
-        let target = buffer
-            .get_mut(..bytes.len())
-            .ok_or(pn_status::BufferTooSmall)?;
-        target.copy_from_slice(bytes);
+        buffer.write_prefix(bytes)?;
         out_bytes.write(bytes.len());
         Ok(())
     })

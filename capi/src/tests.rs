@@ -7,6 +7,7 @@
 //! closed form), which is the oracle here.
 
 use core::ffi::{c_int, c_void};
+use core::mem::MaybeUninit;
 use core::ptr::{null, null_mut};
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::vec;
@@ -32,6 +33,10 @@ struct Pile {
     solver: *mut pn_solver,
     /// What a call back into the solver returned.
     reentered: Option<pn_status>,
+    /// Call `pn_solver_init` on this memory (the running solver's own) from `play`, instead
+    /// of a solve; whether that left the bytes alone is recorded in `untouched`.
+    reinit: Option<(*mut MaybeUninit<u64>, usize, pn_config)>,
+    untouched: Option<bool>,
     /// Wait in `generate_moves` until this is set (by another thread).
     wait_for: Option<&'static AtomicBool>,
     generated: &'static AtomicU32,
@@ -171,6 +176,25 @@ unsafe extern "C" fn generate(
 unsafe extern "C" fn play(ctx: *mut c_void, take: u32) -> c_int {
     // SAFETY: as in `side`.
     let p = unsafe { &mut *(ctx as *mut Pile) };
+    if let Some((memory, bytes, config)) = p.reinit
+        && p.reentered.is_none()
+    {
+        // Reading the solver's bytes while the outer call borrows them is itself what Miri
+        // flags, so the snapshot is taken only in native runs.
+        let snapshot = || {
+            // SAFETY: `memory` is the test's solver buffer of `bytes` bytes (rounded up to
+            // whole words), alive for the whole test.
+            (!cfg!(miri)).then(|| {
+                unsafe { std::slice::from_raw_parts(memory.cast::<u64>(), bytes.div_ceil(8)) }
+                    .to_vec()
+            })
+        };
+        let before = snapshot();
+        let mut rebuilt = null_mut();
+        // SAFETY: valid pointers; the memory is the running solver's, which is the point.
+        p.reentered = Some(unsafe { pn_solver_init(memory.cast(), bytes, &config, &mut rebuilt) });
+        p.untouched = Some(before == snapshot() && rebuilt.is_null());
+    }
     if !p.solver.is_null() && p.reentered.is_none() {
         let game = p.table_for_reentry();
         let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
@@ -201,6 +225,8 @@ impl Pile {
             bad_side: None,
             solver: null_mut(),
             reentered: None,
+            reinit: None,
+            untouched: None,
             wait_for: None,
             generated: &NEVER,
             log: &NO_COPIES,
@@ -234,14 +260,16 @@ impl Pile {
     }
 }
 
-/// A solver in a `Vec<u64>` (8-byte aligned), with the memory kept alive by the caller.
-fn solver(config: &pn_config) -> (Vec<u64>, *mut pn_solver) {
+/// A solver in a vector of 8-byte words, with the memory kept alive by the caller. The words
+/// are `MaybeUninit`: the solver's typed values leave padding bytes uninitialised, which a
+/// `Vec<u64>` must not hold (`-Zmiri-recursive-validation` checks that too).
+fn solver(config: &pn_config) -> (Vec<MaybeUninit<u64>>, *mut pn_solver) {
     let (mut bytes, mut align) = (0, 0);
     // SAFETY: valid pointers to locals.
     let s = unsafe { pn_solver_memory_requirements(config, &mut bytes, &mut align) };
     assert_eq!(s, pn_status::Ok);
     assert!(align <= 8);
-    let mut memory = vec![0u64; bytes.div_ceil(8)];
+    let mut memory = vec![MaybeUninit::new(0u64); bytes.div_ceil(8)];
     let mut handle = null_mut();
     // SAFETY: the memory is `bytes` long, aligned and outlives the solver (returned together).
     let s = unsafe { pn_solver_init(memory.as_mut_ptr().cast(), bytes, config, &mut handle) };
@@ -315,6 +343,67 @@ fn the_principal_variation_takes_the_pile_to_multiples_of_four() {
         }
     }
     assert_eq!(stones, 0);
+}
+
+#[test]
+fn outputs_go_into_uninitialised_buffers_and_non_solvers_are_refused_reading_16_bytes() {
+    // "Writable" buffers may be fresh, never-written memory: the library must write them
+    // through raw pointers, not make slices over them (Miri checks this test).
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(6);
+    let game = pile.table();
+    let mut line: Vec<u32> = Vec::with_capacity(16);
+    let mut n = 0;
+    // SAFETY: valid pointers; the spare capacity is writable and does not overlap the solver.
+    let s = unsafe {
+        crate::proof::pn_principal_variation(
+            solver,
+            &game,
+            0,
+            null(),
+            line.spare_capacity_mut().as_mut_ptr().cast(),
+            16,
+            &mut n,
+        )
+    };
+    assert_eq!(s, pn_status::Ok);
+    // SAFETY: the call wrote the line's `n <= 16` moves.
+    unsafe { line.set_len(n) };
+    let mut stones = pile.stones;
+    for (i, &take) in line.iter().enumerate() {
+        stones -= take;
+        if i % 2 == 0 {
+            assert_eq!(stones % 4, 0, "the winner leaves a multiple of four");
+        }
+    }
+    assert_eq!(stones, 0);
+
+    let mut saved: Vec<u8> = Vec::with_capacity(4096);
+    // SAFETY: as above.
+    let s = unsafe {
+        pn_table_save(
+            solver,
+            saved.spare_capacity_mut().as_mut_ptr().cast(),
+            4096,
+            &mut n,
+        )
+    };
+    assert_eq!(s, pn_status::Ok);
+    // SAFETY: the call wrote the table's `n <= 4096` bytes.
+    unsafe { saved.set_len(n) };
+    // SAFETY: valid pointers; `saved` does not overlap the solver.
+    assert_eq!(
+        unsafe { pn_table_load(solver, saved.as_ptr().cast(), n) },
+        pn_status::Ok
+    );
+
+    // The handle check reads only the first 16 bytes: here initialised, never a solver.
+    let mut not_solvers = vec![[0u64; 2], [u64::from_be_bytes(*b"PNSOLVER"), 0]];
+    for words in &mut not_solvers {
+        let fake = words.as_mut_ptr().cast::<pn_solver>();
+        // SAFETY: 16 readable, initialised, aligned bytes: what the header asks of a handle.
+        assert_eq!(unsafe { pn_solver_stop(fake) }, pn_status::InvalidHandle);
+    }
 }
 
 #[test]
@@ -544,6 +633,24 @@ fn a_call_from_inside_a_callback_is_refused() {
     let (s, r) = value(solver, &mut pile);
     assert_eq!(pile.reentered, Some(pn_status::Busy));
     assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+}
+
+#[test]
+fn an_init_over_the_memory_of_the_running_solver_is_busy_and_touches_nothing() {
+    let config = small_config();
+    let (mut memory, solver) = solver(&config);
+    let bytes = requirements(&config).unwrap();
+    let mut pile = Pile::new(6);
+    pile.reinit = Some((memory.as_mut_ptr(), bytes, config));
+    let (s, r) = value(solver, &mut pile);
+    assert_eq!(pile.reentered, Some(pn_status::Busy));
+    assert_ne!(pile.untouched, Some(false));
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    // Once the call has returned, the memory is the caller's to rebuild.
+    let mut again = null_mut();
+    // SAFETY: valid pointers; no call uses the solver now.
+    let s = unsafe { pn_solver_init(memory.as_mut_ptr().cast(), bytes, &config, &mut again) };
+    assert_eq!((s, again), (pn_status::Ok, solver));
 }
 
 #[test]

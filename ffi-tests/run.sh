@@ -2,9 +2,9 @@
 # Builds and runs everything that uses the C ABI, and prints one closing line
 # "N passed, N failed":
 #   - include/proofnum.h compiled alone as C99, C++11 and C++17 with warnings as errors;
-#   - ffi-tests/test_c.c and test_resources.c (C99) and test_cpp.cpp (C++11 and C++17), with
-#     warnings as errors, under AddressSanitizer and UndefinedBehaviorSanitizer, linked to
-#     libproofnum.a;
+#   - ffi-tests/test_c.c, test_resources.c and test_loaded_table.c (C99) and test_cpp.cpp
+#     (C++11 and C++17), with warnings as errors, under AddressSanitizer and
+#     UndefinedBehaviorSanitizer, linked to libproofnum.a;
 #   - the C and C++ examples (built with their Makefiles, also sanitized), the Python
 #     example (ctypes, on libproofnum.so) and ffi-tests/test_python.py (its callback wrappers
 #     under KeyboardInterrupt and SystemExit).
@@ -107,6 +107,11 @@ step "build test_resources (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/i
 # ending the program: the library must turn that NULL into PN_STATUS_MEMORY_LIMIT.
 [ -x "$build/test_resources" ] && program "test_resources" \
     env "ASAN_OPTIONS=$ASAN_OPTIONS:allocator_may_return_null=1" "$build/test_resources"
+
+echo "== C test: tables loaded from forged and damaged bytes"
+step "build test_loaded_table (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
+    "$root/ffi-tests/test_loaded_table.c" $libs -o "$build/test_loaded_table"
+[ -x "$build/test_loaded_table" ] && program "test_loaded_table" "$build/test_loaded_table"
 
 for std in c++11 c++17; do
     echo "== C++ test ($std)"

@@ -777,13 +777,15 @@ typedef struct pn_result {
     uint32_t has_best_move;
     /**
      * When solved: the move that achieves the outcome (the winning move, the drawing move,
-     * the defence that resists longest). When not: the move the search found most promising,
-     * with no guarantee.
+     * the defence that resists longest; over a table from `pn_table_load`, the winning or
+     * drawing move is the one the confirming walk checked, the defence is the table's). When
+     * not: the move the search found most promising, with no guarantee.
      */
     uint32_t best_move;
     /**
      * From `pn_solve`, when solved: plies to the end of the solved line (shortest win,
-     * longest loss), saturated at 1023. 0 otherwise.
+     * longest loss), saturated at 1023; over a table from `pn_table_load`, as the table's
+     * entries say (not confirmed). 0 otherwise.
      */
     uint32_t distance;
     /**
@@ -1095,6 +1097,15 @@ pn_status pn_table_save(pn_solver *solver, void *buffer, size_t buffer_bytes, si
  * `TABLE_LAYOUT_MISMATCH` or `TABLE_TRUNCATED` for bytes that are not a compatible table,
  * `PN_STATUS_BUFFER_TOO_SMALL` for a table larger than this solver's; in every such case the
  * current table is unchanged. A smaller saved table is loaded whole and used at its own size.
+ *
+ * A loaded table is untrusted until `pn_table_clear`. Each entry's check covers all its bits,
+ * so damaged bytes only make entries miss; but a forger can write entries with valid checks,
+ * so every solved answer of a solve call (serial or parallel) over a loaded table is first
+ * confirmed by the walk of `pn_verify`, within the call's limits (the parallel calls' walk
+ * runs on the calling thread, with the node limit and stops only). A refuted answer empties
+ * the table and the search runs again; a walk that hits a limit gives that status. So a loaded
+ * table never makes a call report a wrong outcome or winning move; `distance` and the loser's
+ * choice of defence are read from it unconfirmed.
  *
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`; `bytes` is NULL or readable for

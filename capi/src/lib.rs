@@ -46,6 +46,7 @@ extern crate std;
 pub mod boundary;
 mod claims;
 pub mod config;
+mod confirm;
 pub mod game;
 pub mod parallel;
 

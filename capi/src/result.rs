@@ -96,11 +96,13 @@ pub struct pn_result {
     /// callback).
     pub has_best_move: u32,
     /// When solved: the move that achieves the outcome (the winning move, the drawing move,
-    /// the defence that resists longest). When not: the move the search found most promising,
-    /// with no guarantee.
+    /// the defence that resists longest; over a table from `pn_table_load`, the winning or
+    /// drawing move is the one the confirming walk checked, the defence is the table's). When
+    /// not: the move the search found most promising, with no guarantee.
     pub best_move: u32,
     /// From `pn_solve`, when solved: plies to the end of the solved line (shortest win,
-    /// longest loss), saturated at 1023. 0 otherwise.
+    /// longest loss), saturated at 1023; over a table from `pn_table_load`, as the table's
+    /// entries say (not confirmed). 0 otherwise.
     pub distance: u32,
     /// Counters.
     pub stats: pn_stats,

@@ -42,6 +42,7 @@ use proofnum_core::{
 use crate::boundary::{self, guard, out, out_struct, out_version, read_input};
 use crate::claims;
 use crate::config::{SerialEngine, Settings, pn_config, pn_limits};
+use crate::confirm::Question;
 use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
 use crate::status::pn_status;
@@ -78,6 +79,9 @@ pub(crate) struct Inner {
     pub(crate) searcher: Searcher,
     /// The table's region; `Table::attach` reads its header at each call.
     pub(crate) table: &'static mut [u8],
+    /// False while the table holds bytes from `pn_table_load` (until `pn_table_clear`):
+    /// solved answers are then confirmed before they are reported (see `confirm`).
+    pub(crate) table_trusted: bool,
     /// The buffer the game's `generate_moves` writes into.
     pub(crate) moves: &'static mut [u32],
     /// Scratch memory of `pn_verify` (the set of verified positions).
@@ -552,6 +556,7 @@ pub unsafe extern "C" fn pn_solver_init(
                 config,
                 searcher,
                 table,
+                table_trusted: true,
                 moves,
                 memo,
             }),
@@ -686,8 +691,33 @@ impl Inner {
         Ok((out, cgame.failure().map(pn_status::from)))
     }
 
-    /// `pn_solve`'s search.
+    /// `pn_solve`'s search, its answer confirmed over a loaded table.
     fn solve(
+        &mut self,
+        game: &pn_game,
+        attacker: proofnum_core::Player,
+        limits: &pn_limits,
+        stop: &AtomicBool,
+    ) -> Result<pn_result, pn_status> {
+        self.confirmed(game, Question::Attacker(attacker), limits, stop, |inner| {
+            inner.search(game, attacker, limits, stop)
+        })
+    }
+
+    /// `pn_solve_value`'s searches, their answer confirmed over a loaded table.
+    fn solve_value(
+        &mut self,
+        game: &pn_game,
+        limits: &pn_limits,
+        stop: &AtomicBool,
+    ) -> Result<pn_result, pn_status> {
+        self.confirmed(game, Question::Value, limits, stop, |inner| {
+            inner.search_value(game, limits, stop)
+        })
+    }
+
+    /// `pn_solve`'s search as it ran.
+    fn search(
         &mut self,
         game: &pn_game,
         attacker: proofnum_core::Player,
@@ -718,8 +748,8 @@ impl Inner {
         Ok(pn_result { stats, ..result })
     }
 
-    /// `pn_solve_value`'s searches.
-    fn solve_value(
+    /// `pn_solve_value`'s searches as they ran.
+    fn search_value(
         &mut self,
         game: &pn_game,
         limits: &pn_limits,

@@ -51,7 +51,10 @@ pub unsafe extern "C" fn pn_table_clear(solver: *mut pn_solver) -> pn_status {
         let solver = unsafe { handle(solver)? };
         // A new table over the whole region: after loading a smaller saved table, clearing
         // gives back the configured size.
-        Table::new(&mut *solver.lock()?.inner.table).map_err(pn_status::from_table_error)?;
+        let locked = solver.lock()?;
+        Table::new(&mut *locked.inner.table).map_err(pn_status::from_table_error)?;
+        // Only what this solver stores from now on: nothing to confirm.
+        locked.inner.table_trusted = true;
         Ok(())
     })
 }
@@ -138,6 +141,15 @@ pub unsafe extern "C" fn pn_table_save(
 /// `PN_STATUS_BUFFER_TOO_SMALL` for a table larger than this solver's; in every such case the
 /// current table is unchanged. A smaller saved table is loaded whole and used at its own size.
 ///
+/// A loaded table is untrusted until `pn_table_clear`. Each entry's check covers all its bits,
+/// so damaged bytes only make entries miss; but a forger can write entries with valid checks,
+/// so every solved answer of a solve call (serial or parallel) over a loaded table is first
+/// confirmed by the walk of `pn_verify`, within the call's limits (the parallel calls' walk
+/// runs on the calling thread, with the node limit and stops only). A refuted answer empties
+/// the table and the search runs again; a walk that hits a limit gives that status. So a loaded
+/// table never makes a call report a wrong outcome or winning move; `distance` and the loser's
+/// choice of defence are read from it unconfirmed.
+///
 /// # Safety
 /// `solver` is NULL or a pointer from `pn_solver_init`; `bytes` is NULL or readable for
 /// `length` bytes.
@@ -160,6 +172,8 @@ pub unsafe extern "C" fn pn_table_load(
         // SAFETY: forwarded from the caller; the bytes are not the table (checked above).
         let saved = unsafe { slice(bytes as *const u8, length)? };
         Table::load(&mut *locked.inner.table, saved).map_err(pn_status::from_table_error)?;
+        // Bytes from outside: answers over them are confirmed (see `confirm`).
+        locked.inner.table_trusted = false;
         Ok(())
     })
 }

@@ -21,6 +21,9 @@ use crate::solver::{pn_solve, pn_solve_value, pn_solver, pn_solver_init, pn_solv
 use crate::status::pn_status;
 use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 
+#[cfg(feature = "std")]
+mod loaded;
+
 /// A pile and the side to move, plus knobs for misbehaving. Plain data (copied by `clone`,
 /// or byte for byte with `copy_size`).
 #[derive(Clone, Copy)]

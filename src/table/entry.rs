@@ -167,6 +167,13 @@ impl RawEntry {
         (check, meta)
     }
 
+    /// The check bits of a non-empty slot: the high half of the key it was stored for. (No
+    /// secret: anyone with the bytes can read and write them, see the module docs.)
+    #[inline]
+    pub fn check(self) -> u32 {
+        self.check_and_meta().0
+    }
+
     /// True when the slot holds an entry whose check bits match `key`.
     #[inline]
     pub fn matches(self, key: u64) -> bool {

@@ -18,6 +18,21 @@
 //!
 //! [`SharedTable`] (in [`shared`], on targets with 64-bit atomics) is the same bytes used from
 //! many threads at once; it converts to and from a [`Table`] without copying.
+//!
+//! # Trust: what a loaded table may make the solver say
+//! Every entry carries a 32-bit check over all its bits ([`entry`]), so random damage to saved
+//! bytes (a flipped bit, a torn write) makes an entry miss, with the odds of a key collision,
+//! about 2^-32 per probe; it never changes a value, a distance or a best move. The check is no
+//! secret, though: whoever writes the bytes can write entries with valid checks that claim
+//! anything, and the searches believe their table (that is what makes it useful). So a table
+//! whose bytes came from outside, through [`Table::load`] or [`Table::attach`], is
+//! *untrusted* ([`Table::is_trusted`] is false) until [`Table::clear`] empties it, and an
+//! answer found over it is only a claim: confirm it with [`Dfpn::verify`](crate::Dfpn::verify),
+//! which uses the table only to choose which move to try first and accepts only leaves the game
+//! itself scores, so no table content can make it verify a false claim. The C interface does
+//! this for every solved answer over a table from `pn_table_load`, and searches again over an
+//! emptied table when the walk refutes it; the distance to the end of a solved line is the one
+//! thing it reports from the table unconfirmed.
 
 pub mod entry;
 #[cfg(target_has_atomic = "64")]
@@ -260,6 +275,8 @@ pub struct Table<'a> {
     bucket_count: usize,
     generation: u8,
     stats: TableStats,
+    /// False for bytes that came from outside (`load`, `attach`) until `clear`.
+    trusted: bool,
 }
 
 impl<'a> Table<'a> {
@@ -298,6 +315,7 @@ impl<'a> Table<'a> {
             bucket_count,
             generation: 0,
             stats: TableStats::default(),
+            trusted: true,
         };
         table.buckets_mut().fill(Bucket::default());
         Ok(table)
@@ -305,7 +323,7 @@ impl<'a> Table<'a> {
 
     /// Uses a buffer that already holds a table at its 64-byte aligned start (one written by
     /// this build, saved and placed back at an aligned address, or shared memory), without
-    /// clearing it.
+    /// clearing it. The table is untrusted (see the [module docs](self#trust-what-a-loaded-table-may-make-the-solver-say)).
     pub fn attach(buf: &'a mut [u8]) -> Result<Table<'a>, TableError> {
         let available = buf.len();
         let region = aligned_region(buf);
@@ -321,11 +339,14 @@ impl<'a> Table<'a> {
             bucket_count: header.bucket_count,
             generation: header.generation,
             stats: TableStats::default(),
+            trusted: false,
         })
     }
 
     /// Makes a table in `buf` from bytes saved with [`as_bytes`](Table::as_bytes). The saved
-    /// header is validated before anything is copied; on error `buf` is untouched.
+    /// header is validated before anything is copied; on error `buf` is untouched. The table is
+    /// untrusted: an answer found over it is a claim to confirm with
+    /// [`Dfpn::verify`](crate::Dfpn::verify) (see the [module docs](self#trust-what-a-loaded-table-may-make-the-solver-say)).
     pub fn load(buf: &'a mut [u8], saved: &[u8]) -> Result<Table<'a>, TableError> {
         let header = Header::read(saved)?;
         let bytes = header.table_bytes();
@@ -350,6 +371,7 @@ impl<'a> Table<'a> {
             bucket_count: header.bucket_count,
             generation: header.generation,
             stats: TableStats::default(),
+            trusted: false,
         })
     }
 
@@ -361,6 +383,13 @@ impl<'a> Table<'a> {
     /// Number of buckets.
     pub fn bucket_count(&self) -> usize {
         self.bucket_count
+    }
+
+    /// False for a table whose bytes came from outside ([`load`](Table::load),
+    /// [`attach`](Table::attach)) and have not been [cleared](Table::clear) since: answers
+    /// found over it are claims to confirm (see the [module docs](self#trust-what-a-loaded-table-may-make-the-solver-say)).
+    pub fn is_trusted(&self) -> bool {
+        self.trusted
     }
 
     /// Number of entries the table can hold.
@@ -379,11 +408,13 @@ impl<'a> Table<'a> {
         self.write_header();
     }
 
-    /// Empties every bucket, resets the generation and the statistics.
+    /// Empties every bucket, resets the generation and the statistics. The table is trusted
+    /// from now on: it holds only what searches store.
     pub fn clear(&mut self) {
         self.buckets_mut().fill(Bucket::default());
         self.generation = 0;
         self.stats = TableStats::default();
+        self.trusted = true;
         self.write_header();
     }
 
@@ -687,6 +718,31 @@ mod tests {
         ));
         assert_eq!(Table::required_bytes(usize::MAX), usize::MAX);
         assert!(Table::required_bytes(MAX_BUCKETS) <= isize::MAX as usize);
+    }
+
+    #[test]
+    fn tables_from_outside_bytes_are_untrusted_until_cleared() {
+        let mut buf = vec![0u8; Table::required_bytes(4)];
+        let t = Table::new(&mut buf).unwrap();
+        assert!(t.is_trusted(), "only what searches store");
+        let saved = t.as_bytes().to_vec();
+        let mut target = vec![0u8; saved.len() + TABLE_ALIGN];
+        let mut loaded = Table::load(&mut target, &saved).unwrap();
+        assert!(!loaded.is_trusted(), "loaded bytes are a claim");
+        loaded.new_generation();
+        assert!(
+            !loaded.is_trusted(),
+            "a new generation keeps the old entries"
+        );
+        #[cfg(target_has_atomic = "64")]
+        let mut loaded = {
+            let shared = SharedTable::from_table(loaded);
+            assert!(!shared.is_trusted());
+            shared.into_table()
+        };
+        loaded.clear();
+        assert!(loaded.is_trusted(), "emptied");
+        assert!(!Table::attach(&mut buf).unwrap().is_trusted());
     }
 
     #[test]

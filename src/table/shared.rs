@@ -162,6 +162,8 @@ pub struct SharedTable<'a> {
     words: &'a mut [AtomicU64],
     bucket_count: usize,
     generation: u8,
+    /// As [`Table::is_trusted`].
+    trusted: bool,
 }
 
 impl<'a> SharedTable<'a> {
@@ -178,6 +180,7 @@ impl<'a> SharedTable<'a> {
             bucket_count,
             generation,
             stats: _,
+            trusted,
         } = table;
         let len = region.len() / size_of::<AtomicU64>();
         let ptr = region.as_mut_ptr().cast::<AtomicU64>();
@@ -193,6 +196,7 @@ impl<'a> SharedTable<'a> {
             words,
             bucket_count,
             generation,
+            trusted,
         }
     }
 
@@ -211,6 +215,7 @@ impl<'a> SharedTable<'a> {
             bucket_count: self.bucket_count,
             generation: self.generation,
             stats: TableStats::default(),
+            trusted: self.trusted,
         }
     }
 
@@ -228,6 +233,11 @@ impl<'a> SharedTable<'a> {
     /// Number of buckets.
     pub fn bucket_count(&self) -> usize {
         self.bucket_count
+    }
+
+    /// As [`Table::is_trusted`]: false while the bytes are a loaded or attached table's.
+    pub fn is_trusted(&self) -> bool {
+        self.trusted
     }
 
     /// Number of entries the table can hold.
@@ -264,12 +274,14 @@ impl<'a> SharedTable<'a> {
         self.write_header();
     }
 
-    /// Empties every bucket and resets the generation, as [`Table::clear`].
+    /// Empties every bucket and resets the generation; the table is trusted from now on, as
+    /// after [`Table::clear`].
     pub fn clear(&mut self) {
         for word in &mut self.words[HEADER_WORDS..] {
             *word.get_mut() = 0;
         }
         self.generation = 0;
+        self.trusted = true;
         self.write_header();
     }
 

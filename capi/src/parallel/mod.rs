@@ -125,6 +125,7 @@ mod imp {
     use super::copies::{Copies, WorkerGame};
     use crate::boundary::{guard, out_struct, read_input};
     use crate::config::{PN_UNLIMITED, pn_limits, pn_progress};
+    use crate::confirm::Question;
     use crate::game::{RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome};
     use crate::game::{pn_repetition, pn_side};
     use crate::result::{pn_result, pn_stats};
@@ -159,7 +160,18 @@ mod imp {
             let locked = solver.lock()?;
             let inner = &mut *locked.inner;
             let stop = solver.stop_flag();
-            let result = match pn_repetition::from_u32(game.repetition_rule)? {
+            let rule = pn_repetition::from_u32(game.repetition_rule)?;
+            let question = attacker.map_or(Question::Value, Question::Attacker);
+            // An answer over a loaded table is confirmed by the serial walk on this thread,
+            // with the node limit and the stop flag: the limits' clock and progress are not
+            // called (the parallel calls never call them).
+            let walk_limits = pn_limits {
+                max_time_us: PN_UNLIMITED,
+                clock: None,
+                progress: None,
+                ..limits
+            };
+            let result = inner.confirmed(&game, question, &walk_limits, stop, |inner| match rule {
                 pn_repetition::Draw => run::<RULE_DRAW>(inner, &game, attacker, &limits, stop),
                 pn_repetition::Acyclic => {
                     run::<RULE_ACYCLIC>(inner, &game, attacker, &limits, stop)
@@ -167,7 +179,7 @@ mod imp {
                 pn_repetition::ByPosition => {
                     run::<RULE_BY_POSITION>(inner, &game, attacker, &limits, stop)
                 }
-            };
+            });
             solver.finish(result, out_result)
         })
     }

@@ -57,8 +57,9 @@ fn claims(question: Question, outcome: pn_outcome, mover: Player) -> [Option<(Pl
         // Neither side can force a win: two disproofs. The second one's walk holds the root
         // by one move of the side to move, its drawing move.
         (Question::Value, pn_outcome::Draw) => [disproven(mover), disproven(mover.opponent())],
-        // Not an answer (or not this question's): nothing to confirm.
-        (_, pn_outcome::Unknown)
+        // Not an answer (or not this question's; the bounds come from the `outcome`
+        // callback only): nothing to confirm.
+        (_, pn_outcome::Unknown | pn_outcome::CannotWin | pn_outcome::CannotLose)
         | (Question::Attacker(_), pn_outcome::Win | pn_outcome::Loss | pn_outcome::Draw)
         | (Question::Value, pn_outcome::Proven | pn_outcome::Disproven) => [None, None],
     }

@@ -11,6 +11,7 @@
 //! ```
 //!
 //! Options: `--table-mib N` (default 64), `--epsilon F` (default 0.25; 0 is classic df-pn),
+//! `--weak-delta` and `--lazy` (the `DfpnConfig` options of the same names),
 //! `--runs N` (default 3), `--cap SECONDS` (per solve; a capped run shows as unsolved).
 //!
 //! Memory is exactly what the example hands the solver: the table buffer and the stack buffer
@@ -83,6 +84,10 @@ const ENTRIES_PER_BUCKET: usize = 4;
 struct Options {
     table_mib: f64,
     epsilon: Epsilon,
+    /// `DfpnConfig::lazy_expansion` (`--lazy`).
+    lazy_expansion: bool,
+    /// `DfpnConfig::weak_delta` (`--weak-delta`).
+    weak_delta: bool,
     runs: usize,
     cap_s: f64,
 }
@@ -116,6 +121,8 @@ fn solve_once<G: Game>(
     let mut table = Table::new(memory).expect("table memory");
     let config = DfpnConfig {
         epsilon: options.epsilon,
+        lazy_expansion: options.lazy_expansion,
+        weak_delta: options.weak_delta,
         ..DfpnConfig::default()
     };
     let mut dfpn = Dfpn::<G>::new(stack, depth, moves, config).expect("stack memory");
@@ -442,7 +449,7 @@ mod chart {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S]\n\
+        "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S] [--weak-delta] [--lazy]\n\
          \x20      connect4: [--cache-compare]   atarigo: [--sweep] [--chart FILE.png] [--font FILE.ttf]"
     );
     std::process::exit(2)
@@ -454,6 +461,8 @@ fn main() {
     let mut options = Options {
         table_mib: 64.0,
         epsilon: Epsilon::QUARTER,
+        lazy_expansion: false,
+        weak_delta: false,
         runs: 3,
         cap_s: 600.0,
     };
@@ -480,6 +489,14 @@ fn main() {
             }
             "--sweep" => {
                 sweep = true;
+                i -= 1;
+            }
+            "--lazy" => {
+                options.lazy_expansion = true;
+                i -= 1;
+            }
+            "--weak-delta" => {
+                options.weak_delta = true;
                 i -= 1;
             }
             _ => usage(),

@@ -257,6 +257,7 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let config = DfpnConfig {
         epsilon: o.epsilon,
         search_stale_entries: o.search_stale,
+        ..DfpnConfig::default()
     };
     let mut dfpn = Dfpn::<G>::new(&mut stack_memory, G::MAX_DEPTH, G::MAX_MOVES, config)
         .map_err(|e| e.to_string())?;
@@ -463,6 +464,7 @@ mod parallel {
             dfpn: DfpnConfig {
                 epsilon: o.epsilon,
                 search_stale_entries: o.search_stale,
+                ..DfpnConfig::default()
             },
             max_depth: G::MAX_DEPTH,
             max_moves: G::MAX_MOVES,

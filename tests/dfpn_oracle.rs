@@ -23,24 +23,14 @@ fn check<const RULE: u8>(
     graph: &Graph,
     expected: Value,
     buckets: usize,
-    epsilon: Epsilon,
-    search_stale_entries: bool,
+    config: DfpnConfig,
     context: &str,
 ) {
     let mut table_memory = vec![0u8; Table::required_bytes(buckets)];
     let mut table = Table::new(&mut table_memory).unwrap();
     assert_eq!(table.bucket_count(), buckets);
     let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
-    let mut dfpn = Dfpn::<GraphGame<RULE>>::new(
-        &mut stack,
-        MAX_DEPTH,
-        MAX_MOVES,
-        DfpnConfig {
-            epsilon,
-            search_stale_entries,
-        },
-    )
-    .unwrap();
+    let mut dfpn = Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, config).unwrap();
     let mut game = GraphGame::<RULE>::new(graph);
     for attacker in [Player::First, Player::Second] {
         let r = dfpn.solve(
@@ -203,19 +193,14 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
         } else {
             Epsilon::QUARTER
         };
-        let search_stale_entries = rng.chance(30);
-        let context = format!(
-            "seed {seed} game {i} ({shape:?}, {buckets} buckets, ε = {}, search stale {search_stale_entries})",
-            epsilon.as_f64()
-        );
-        check::<RULE>(
-            &graph,
-            expected,
-            buckets,
+        let config = DfpnConfig {
             epsilon,
-            search_stale_entries,
-            &context,
-        );
+            search_stale_entries: rng.chance(30),
+            lazy_expansion: rng.chance(30),
+            weak_delta: rng.chance(30),
+        };
+        let context = format!("seed {seed} game {i} ({shape:?}, {buckets} buckets, {config:?})");
+        check::<RULE>(&graph, expected, buckets, config, &context);
         if graph.node(graph.root).outcome == proofnum::Outcome::Unknown {
             solved_nontrivial += 1;
         }

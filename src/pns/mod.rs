@@ -755,7 +755,7 @@ impl<'m, G: Game> Pns<'m, G> {
             return Ok(());
         }
         let child_path_key = level.path_key ^ self.contribution(level.hash);
-        if self.shares_numbers() {
+        if self.shares_numbers() && table.prefetch_pays() {
             // Every child will be looked up: start loading all their buckets first, so the
             // misses overlap instead of following one another (a third less time on the
             // Connect Four benchmark).

@@ -2,26 +2,29 @@
 //!
 //! ```text
 //! data word: φ (bits 0..32) | δ (bits 32..64)
-//! h1 = mix64(data word), h2 = mix64(h1 XOR meta)
-//! key word:  check XOR low half of h2 (bits 0..32) | meta XOR high half of h1 (bits 32..64)
+//! h = mix64(data word XOR meta · SPREAD)
+//! key word:  check XOR low half of h (bits 0..32) | meta (bits 32..64)
 //! meta:      best child + 1 (9 bits) | log2 work (6) | generation (6) | distance (10) | spare (1)
 //! ```
 //! The check is the high half of the 64-bit key, independent of the low half that picks the
-//! bucket. XOR-ing the key word with a hash of the data word (Hyatt's lockless hashing) makes a
+//! bucket. XOR-ing it with a hash of the rest of the entry (Hyatt's lockless hashing) makes a
 //! torn pair of words, written by two threads at once, fail the check instead of returning a mix
 //! of entries, so the single-thread table and the [shared view](super::shared) use these same
 //! bytes.
 //!
-//! # Every bit is covered (layout version 3)
-//! A reader recovers meta from the high half (it knows h1 from the data word) and then the
-//! check from the low half, through h2, which depends on all 64 data bits and all 32 meta bits.
-//! So a change of any of an entry's 128 bits (a flipped bit in a saved table, a torn write)
-//! changes the recovered check to an unrelated value, and the entry matches the probed key with
-//! odds of about 2^-32, those of two positions sharing check bits. Version 2 XOR-ed meta with
-//! a hash of the data word only: the check covered 96 bits, and a flip in meta (distance, best
-//! child, work, generation) went unnoticed. The check is not a secret: it stops accidents, not
-//! a forger, who can write any entry with a valid check; what a table loaded from untrusted
-//! bytes may make the solver say is the [table's](super) concern.
+//! # Every bit is covered (layout version 4)
+//! The check is recovered through h, which depends on all 64 data bits and all 32 meta bits
+//! (meta enters multiplied by an odd constant, so a flipped meta bit changes many bits of the
+//! mixed word, and a few flipped data bits cannot cancel it). So a change of any of an entry's
+//! 128 bits (a flipped bit in a saved table, a torn write) changes the recovered check to an
+//! unrelated value, and the entry matches the probed key with odds of about 2^-32, those of two
+//! positions sharing check bits; a flip in the check bits themselves makes the entry another
+//! key's. Matching a slot costs one `mix64` and one multiply. Version 3 covered the same bits
+//! with two `mix64` per slot (meta hidden under a hash of the data word), which made the checks
+//! a quarter of a Connect Four MID call; version 2 covered only 96 bits (a flip in meta went
+//! unnoticed). The check is not a secret: it stops accidents, not a forger, who can write any
+//! entry with a valid check; what a table loaded from untrusted bytes may make the solver say is
+//! the [table's](super) concern.
 //!
 //! The hash must not be linear in XOR. Layout version 1 XOR-ed the key word with
 //! `d ^ d.rotate_left(32)`; then the key word of entry A with the data word of entry B (same
@@ -31,8 +34,8 @@
 //! avalanche, a torn pair with `dA ≠ dB` passes only if the low 32 bits of `mix64(dA)` and
 //! `mix64(dB)` agree: about 2^-32, the same odds as two positions sharing check bits.
 //!
-//! A valid entry always has φ or δ non-zero, and `mix64(0) = 0` (so h1 = h2 = 0 for an
-//! all-zero pair), so an all-zero pair means empty.
+//! A valid entry always has φ or δ non-zero, so a zero data word means an empty slot (and an
+//! all-zero bucket is four empty slots).
 
 use crate::number::Numbers;
 
@@ -99,26 +102,22 @@ pub(crate) const fn mix64(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// The high half of the key word is meta XOR the high half of this: a non-linear hash of the
-/// data word, so that the key word of one entry and the data word of another fail the check
-/// together (see the module docs).
-#[inline]
-fn meta_mask(data_word: u64) -> u64 {
-    mix64(data_word)
-}
+/// An odd constant that spreads meta's 32 bits over the 64 of the word it is XOR-ed into
+/// (2^64 / φ, the golden-ratio multiplier of Knuth's multiplicative hashing).
+const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The low half of the key word is the check XOR the low half of this: a hash of every data
-/// and meta bit, given `h1 = meta_mask(data_word)`.
+/// and meta bit.
 #[inline]
-fn check_mask(h1: u64, meta: u32) -> u64 {
-    mix64(h1 ^ meta as u64)
+fn check_mask(data_word: u64, meta: u32) -> u32 {
+    mix64(data_word ^ (meta as u64).wrapping_mul(SPREAD)) as u32
 }
 
 /// An entry as stored: two words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct RawEntry {
-    /// `(check ^ low(h2)) | (meta ^ high(h1)) << 32` (see the module docs).
+    /// `(check ^ low(h)) | meta << 32` (see the module docs).
     pub key_word: u64,
     /// `φ | δ << 32`.
     pub data_word: u64,
@@ -150,21 +149,16 @@ impl RawEntry {
             | (generation as u32 & mask(GEN_BITS)) << GEN_SHIFT
             | (entry.distance.min(MAX_DISTANCE) as u32) << DIST_SHIFT;
         let check = (key >> 32) as u32;
-        let h1 = meta_mask(data_word);
-        let h2 = check_mask(h1, meta);
         RawEntry {
-            key_word: (check ^ h2 as u32) as u64 | ((meta ^ (h1 >> 32) as u32) as u64) << 32,
+            key_word: (check ^ check_mask(data_word, meta)) as u64 | (meta as u64) << 32,
             data_word,
         }
     }
 
-    /// The check bits and meta word of a non-empty slot.
+    /// The meta word of a non-empty slot.
     #[inline]
-    fn check_and_meta(self) -> (u32, u32) {
-        let h1 = meta_mask(self.data_word);
-        let meta = (self.key_word >> 32) as u32 ^ (h1 >> 32) as u32;
-        let check = self.key_word as u32 ^ check_mask(h1, meta) as u32;
-        (check, meta)
+    fn meta(self) -> u32 {
+        (self.key_word >> 32) as u32
     }
 
     /// The check bits of a non-empty slot: the high half of the key it was stored for. (No
@@ -177,19 +171,20 @@ impl RawEntry {
     /// True when the slot holds an entry whose check bits match `key`.
     #[inline]
     pub fn matches(self, key: u64) -> bool {
-        !self.is_empty() && self.check_and_meta().0 == (key >> 32) as u32
+        !self.is_empty()
+            && self.key_word as u32 ^ check_mask(self.data_word, self.meta()) == (key >> 32) as u32
     }
 
     /// The generation the entry was written in.
     #[inline]
     pub fn generation(self) -> u8 {
-        ((self.check_and_meta().1 >> GEN_SHIFT) & mask(GEN_BITS)) as u8
+        ((self.meta() >> GEN_SHIFT) & mask(GEN_BITS)) as u8
     }
 
     /// Decodes the entry (the caller has checked [`matches`](RawEntry::matches)).
     #[inline]
     pub fn decode(self) -> Entry {
-        let (_, meta) = self.check_and_meta();
+        let meta = self.meta();
         let best = meta & mask(BEST_BITS);
         Entry {
             numbers: Numbers::new(self.data_word as u32, (self.data_word >> 32) as u32),
@@ -211,7 +206,7 @@ impl RawEntry {
         if self.is_empty() {
             return 0;
         }
-        let (_, meta) = self.check_and_meta();
+        let meta = self.meta();
         let fresh = ((meta >> GEN_SHIFT) & mask(GEN_BITS)) as u8 == current_generation;
         let work = (meta >> WORK_SHIFT) & mask(WORK_BITS);
         let numbers = Numbers::new(self.data_word as u32, (self.data_word >> 32) as u32);

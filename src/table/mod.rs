@@ -78,8 +78,8 @@ pub const MAGIC: [u8; 8] = *b"PROOFNUM";
 ///
 /// Version 2 hashes the data word into the key word with a non-linear mixer (version 1's linear
 /// one let some torn pairs of words pass the check); version 3 makes the check cover all 128
-/// bits of an entry, meta included (see [`entry`]).
-pub const LAYOUT_VERSION: u32 = 3;
+/// bits of an entry, meta included; version 4 covers them at half the cost (see [`entry`]).
+pub const LAYOUT_VERSION: u32 = 4;
 /// Written in native byte order; reading it back differently means a foreign byte order.
 const BYTE_ORDER_MARK: u32 = 0x0102_0304;
 
@@ -188,10 +188,31 @@ pub trait TranspositionTable {
     /// nothing.
     #[inline]
     fn prefetch(&self, _key: u64) {}
+    /// Whether prefetching a position's children pays for the moves it costs (making each
+    /// child's key means playing and taking back its move once more). The default, false,
+    /// suits tables without [`prefetch`](TranspositionTable::prefetch) and tables small
+    /// enough to stay in the caches.
+    #[inline]
+    fn prefetch_pays(&self) -> bool {
+        false
+    }
     /// Remembers `entry` for `key`, possibly evicting another entry.
     fn store(&mut self, key: u64, entry: &Entry);
     /// Counters of this table's traffic.
     fn stats(&self) -> TableStats;
+}
+
+/// Tables from this size on are prefetched (`TranspositionTable::prefetch_pays`): smaller ones
+/// stay in a core's L2 and L3 caches, where a probe costs less than the extra play, hash and
+/// undo of prefetching (measured with callgrind and the Connect Four bench: 2 MiB L2 and 32 MiB
+/// shared L3 on the development machines; the README has the figures).
+pub const PREFETCH_MIN_BYTES: usize = 8 << 20;
+
+/// True on targets where [`TranspositionTable::prefetch`] does something and the table of
+/// `bucket_count` buckets is large enough for it to pay.
+#[inline]
+pub(crate) fn prefetch_pays(bucket_count: usize) -> bool {
+    cfg!(target_arch = "x86_64") && bucket_count.saturating_mul(BUCKET_BYTES) >= PREFETCH_MIN_BYTES
 }
 
 /// The bucket for a key: its low 32 bits scaled onto the bucket count (Lemire's multiply-shift,
@@ -498,6 +519,11 @@ impl TranspositionTable for Table<'_> {
 
     fn stats(&self) -> TableStats {
         self.stats
+    }
+
+    #[inline]
+    fn prefetch_pays(&self) -> bool {
+        prefetch_pays(self.bucket_count)
     }
 
     #[inline]

@@ -347,6 +347,11 @@ impl TranspositionTable for SharedHandle<'_> {
     }
 
     #[inline]
+    fn prefetch_pays(&self) -> bool {
+        super::prefetch_pays(self.bucket_count)
+    }
+
+    #[inline]
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {

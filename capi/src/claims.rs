@@ -149,36 +149,39 @@ fn conflicts(kind: Kind, start: usize, end: usize, own: usize) -> bool {
 mod tests {
     use super::*;
 
-    // The table is process-wide and the tests of this crate run in parallel, so each test
-    // uses its own address range (nothing here is dereferenced).
+    // The table is process-wide and the tests of this crate run in parallel, so these ranges
+    // lie at the top of the address space, where no allocation of a real solver can be
+    // (nothing here is dereferenced), each test in its own.
+    const A: usize = usize::MAX - 0x10_0000;
+    const B: usize = usize::MAX - 0x8_0000;
 
     #[test]
     fn an_init_over_a_running_call_is_busy_until_the_call_ends() {
-        let call = claim(Kind::Call, 0x1000_0000, 0x1000_1000).unwrap();
+        let call = claim(Kind::Call, A, A + 0x1000).unwrap();
         // Overlapping at the start, inside, and at the last byte.
-        for (a, b) in [
-            (0x0FFF_F000, 0x1000_0001),
-            (0x1000_0800, 0x1000_0900),
-            (0x1000_0FFF, 0x1000_2000),
+        for (start, end) in [
+            (A - 0x1000, A + 1),
+            (A + 0x800, A + 0x900),
+            (A + 0xFFF, A + 0x2000),
         ] {
-            assert_eq!(claim(Kind::Init, a, b).err(), Some(pn_status::Busy));
+            assert_eq!(claim(Kind::Init, start, end).err(), Some(pn_status::Busy));
         }
         // Adjacent memory is not the call's.
-        drop(claim(Kind::Init, 0x1000_1000, 0x1000_2000).unwrap());
+        drop(claim(Kind::Init, A + 0x1000, A + 0x2000).unwrap());
         drop(call);
-        drop(claim(Kind::Init, 0x1000_0000, 0x1000_1000).unwrap());
+        drop(claim(Kind::Init, A, A + 0x1000).unwrap());
     }
 
     #[test]
     fn a_call_on_memory_being_initialised_is_busy_and_calls_do_not_exclude_each_other() {
-        let init = claim(Kind::Init, 0x2000_0000, 0x2000_1000).unwrap();
+        let init = claim(Kind::Init, B, B + 0x1000).unwrap();
         assert_eq!(
-            claim(Kind::Call, 0x2000_0000, 0x2000_1000).err(),
+            claim(Kind::Call, B, B + 0x1000).err(),
             Some(pn_status::Busy)
         );
         drop(init);
-        let a = claim(Kind::Call, 0x2000_0000, 0x2000_1000).unwrap();
-        let b = claim(Kind::Call, 0x2000_0000, 0x2000_1000).unwrap();
-        drop((a, b));
+        let first = claim(Kind::Call, B, B + 0x1000).unwrap();
+        let second = claim(Kind::Call, B, B + 0x1000).unwrap();
+        drop((first, second));
     }
 }

@@ -222,6 +222,13 @@ pub fn bucket_index(key: u64, bucket_count: usize) -> usize {
     (((key as u32) as u64 * bucket_count as u64) >> 32) as usize
 }
 
+/// The `i`-th of `samples` buckets spread evenly over `bucket_count` (for the fill estimate).
+/// Computed in 64 bits: `i * bucket_count` exceeds 32 bits for large tables on 32-bit targets.
+#[inline]
+fn sample_bucket(i: usize, bucket_count: usize, samples: usize) -> usize {
+    (i as u64 * bucket_count as u64 / samples as u64) as usize
+}
+
 /// The header fields, decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Header {
@@ -446,7 +453,7 @@ impl<'a> Table<'a> {
         let samples = buckets.len().min(1024);
         let mut used = 0usize;
         for i in 0..samples {
-            let b = &buckets[i * buckets.len() / samples];
+            let b = &buckets[sample_bucket(i, buckets.len(), samples)];
             used += b.slots.iter().filter(|s| !s.is_empty()).count();
         }
         (used * 1000 / (samples * ENTRIES_PER_BUCKET)) as u32
@@ -782,6 +789,16 @@ mod tests {
         assert_eq!(t.probe(5 << 32).unwrap().numbers, Numbers::new(8, 9));
         let mut junk = vec![1u8; 256];
         assert_eq!(Table::attach(&mut junk).err(), Some(TableError::BadMagic));
+    }
+
+    #[test]
+    fn fill_samples_stay_in_the_table_at_the_largest_bucket_count() {
+        // 1023 * MAX_BUCKETS overflows 32 bits on 32-bit targets (and 2^32 buckets times
+        // 1023 fits 64): the sample index must still be the last bucket's neighbourhood.
+        let last = sample_bucket(1023, MAX_BUCKETS, 1024);
+        assert!((MAX_BUCKETS - MAX_BUCKETS / 1024 - 1..MAX_BUCKETS).contains(&last));
+        assert_eq!(sample_bucket(0, MAX_BUCKETS, 1024), 0);
+        assert_eq!(sample_bucket(5, 10, 10), 5);
     }
 
     #[test]

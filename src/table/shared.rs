@@ -64,7 +64,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::{
     BUCKET_BYTES, ENTRIES_PER_BUCKET, Entry, HEADER_BYTES, Header, RawEntry, TABLE_ALIGN, Table,
-    TableError, TableStats, TranspositionTable, bucket_index, entry,
+    TableError, TableStats, TranspositionTable, bucket_index, entry, sample_bucket,
 };
 
 /// 64-bit words in the header.
@@ -252,7 +252,7 @@ impl<'a> SharedTable<'a> {
         let samples = self.bucket_count.min(1024);
         let mut used = 0usize;
         for i in 0..samples {
-            let start = i * self.bucket_count / samples * BUCKET_WORDS;
+            let start = sample_bucket(i, self.bucket_count, samples) * BUCKET_WORDS;
             let bucket = &buckets[start..start + BUCKET_WORDS];
             used += bucket
                 .chunks_exact(2)

@@ -165,14 +165,13 @@ impl RawEntry {
     /// secret: anyone with the bytes can read and write them, see the module docs.)
     #[inline]
     pub fn check(self) -> u32 {
-        self.check_and_meta().0
+        self.key_word as u32 ^ check_mask(self.data_word, self.meta())
     }
 
     /// True when the slot holds an entry whose check bits match `key`.
     #[inline]
     pub fn matches(self, key: u64) -> bool {
-        !self.is_empty()
-            && self.key_word as u32 ^ check_mask(self.data_word, self.meta()) == (key >> 32) as u32
+        !self.is_empty() && self.check() == (key >> 32) as u32
     }
 
     /// The generation the entry was written in.

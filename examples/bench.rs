@@ -6,6 +6,7 @@
 //! cargo run --release --example bench -- connect4                      # the fixed suite
 //! cargo run --release --example bench -- connect4 --cache-compare      # 256 KiB vs 1 GiB table
 //! cargo run --release --example bench -- uttt --runs 1                 # the two self-play positions
+//! cargo run --release --example bench -- uttt --runs 1 --ablation      # each UTTT rule off in turn
 //! cargo run --release --example bench -- atarigo                       # the 6×6 crosscut
 //! cargo run --release --example bench -- atarigo --sweep --cap 300 --chart docs/atarigo-table1.png
 //! ```
@@ -24,7 +25,7 @@ use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value};
 use proofnum_games::atarigo::AtariGo6;
 use proofnum_games::connect4::ConnectFour;
-use proofnum_games::uttt::Uttt;
+use proofnum_games::uttt::{Knowledge, Uttt};
 
 /// The Connect Four suite of issue 2: positions of increasing difficulty, from the end game
 /// (sub-millisecond) towards the opening (seconds). Lines of Pascal Pons' published test sets,
@@ -270,12 +271,30 @@ fn connect4(options: &Options, cache_compare: bool) {
     );
 }
 
-fn uttt(options: &Options) {
-    let positions: Vec<(String, Uttt)> = UTTT_POSITIONS
-        .iter()
-        .map(|p| (p.to_string(), p.parse().expect("position")))
-        .collect();
-    bench("uttt", &positions, false, 81, 81, options);
+/// The two UTTT positions with all the game's knowledge; with `ablation`, then with each rule
+/// of `proofnum_games::uttt::knowledge` switched off in turn, and with none (the plain game).
+fn uttt(options: &Options, ablation: bool) {
+    let solve = |name: &str, knowledge: Knowledge| {
+        let positions: Vec<(String, Uttt)> = UTTT_POSITIONS
+            .iter()
+            .map(|p| {
+                let g: Uttt = p.parse().expect("position");
+                (p.to_string(), g.with_knowledge(knowledge))
+            })
+            .collect();
+        bench(name, &positions, false, 81, 81, options)
+    };
+    solve("uttt", Knowledge::ALL);
+    if !ablation {
+        return;
+    }
+    for (rule, knowledge) in Knowledge::EACH {
+        solve(
+            &format!("uttt without {rule}"),
+            Knowledge::ALL.without(knowledge),
+        );
+    }
+    solve("uttt without knowledge", Knowledge::NONE);
 }
 
 fn atarigo(options: &Options) {
@@ -450,7 +469,8 @@ mod chart {
 fn usage() -> ! {
     eprintln!(
         "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S] [--weak-delta] [--lazy]\n\
-         \x20      connect4: [--cache-compare]   atarigo: [--sweep] [--chart FILE.png] [--font FILE.ttf]"
+         \x20      connect4: [--cache-compare]   uttt: [--ablation]\n\
+         \x20      atarigo: [--sweep] [--chart FILE.png] [--font FILE.ttf]"
     );
     std::process::exit(2)
 }
@@ -467,6 +487,7 @@ fn main() {
         cap_s: 600.0,
     };
     let (mut cache_compare, mut sweep, mut chart) = (false, false, None);
+    let mut ablation = false;
     let mut font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf".to_string();
     let mut i = 1;
     let value = |i: usize| args.get(i + 1).cloned().unwrap_or_else(|| usage());
@@ -499,6 +520,10 @@ fn main() {
                 options.weak_delta = true;
                 i -= 1;
             }
+            "--ablation" => {
+                ablation = true;
+                i -= 1;
+            }
             _ => usage(),
         }
         i += 2;
@@ -507,7 +532,7 @@ fn main() {
     let _ = Player::First;
     match game.as_str() {
         "connect4" => connect4(&options, cache_compare),
-        "uttt" => uttt(&options),
+        "uttt" => uttt(&options, ablation),
         "atarigo" if sweep => atarigo_sweep(&options, chart.as_deref(), &font),
         "atarigo" => atarigo(&options),
         _ => usage(),

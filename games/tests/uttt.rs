@@ -6,141 +6,14 @@ use std::time::Instant;
 
 use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Status, Value};
-use proofnum_games::uttt::{BoardState, Move, MoveError, Uttt};
+use proofnum_games::uttt::{BoardState, Knowledge, Move, MoveError, Uttt};
+
+mod uttt_model;
+use uttt_model::{Plain, Rng, outcome_agrees};
 
 /// The positions from the issue, from self-play, with their known answers for the side to move.
 const X_WINS: &str = "X;..@...O..;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/..OX.X.../.O.....XX";
 const O_DOES_NOT_WIN: &str = "O;......O@.;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/...X.X.../.O.....XX";
-
-/// An independent model of the rules: 81 cells in an array, everything recomputed by scanning.
-#[derive(Clone)]
-struct Plain {
-    cells: [u8; 81], // 0 empty, 1 X, 2 O
-    forced: Option<usize>,
-    to_move: u8,
-}
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
-impl Plain {
-    fn from(g: &Uttt) -> Plain {
-        let mut cells = [0u8; 81];
-        for b in 0..9 {
-            for c in 0..9 {
-                cells[b * 9 + c] = match g.at(b, c) {
-                    None => 0,
-                    Some(Player::First) => 1,
-                    Some(Player::Second) => 2,
-                };
-            }
-        }
-        Plain {
-            cells,
-            forced: g.forced_board(),
-            to_move: if g.side_to_move() == Player::First {
-                1
-            } else {
-                2
-            },
-        }
-    }
-
-    /// 0 open, 1/2 won by X/O, 3 drawn.
-    fn board(&self, b: usize) -> u8 {
-        for l in LINES {
-            let v = self.cells[b * 9 + l[0]];
-            if v != 0 && l.iter().all(|&c| self.cells[b * 9 + c] == v) {
-                return v;
-            }
-        }
-        if (0..9).all(|c| self.cells[b * 9 + c] != 0) {
-            3
-        } else {
-            0
-        }
-    }
-
-    fn winner(&self) -> u8 {
-        for l in LINES {
-            let v = self.board(l[0]);
-            if (v == 1 || v == 2) && l.iter().all(|&b| self.board(b) == v) {
-                return v;
-            }
-        }
-        0
-    }
-
-    fn moves(&self) -> Vec<usize> {
-        if self.winner() != 0 {
-            return Vec::new();
-        }
-        let boards: Vec<usize> = match self.forced {
-            Some(b) if self.board(b) == 0 => vec![b],
-            _ => (0..9).filter(|&b| self.board(b) == 0).collect(),
-        };
-        boards
-            .into_iter()
-            .flat_map(|b| (0..9).map(move |c| b * 9 + c))
-            .filter(|&i| self.cells[i] == 0)
-            .collect()
-    }
-
-    fn play(&mut self, i: usize) {
-        self.cells[i] = self.to_move;
-        let next = i % 9;
-        self.forced = if self.board(next) == 0 {
-            Some(next)
-        } else {
-            None
-        };
-        self.to_move = 3 - self.to_move;
-    }
-
-    /// Value for the side to move by plain minimax, memoised on the whole state.
-    fn value(&self, memo: &mut HashMap<(Vec<u8>, Option<usize>), Value>) -> Value {
-        let w = self.winner();
-        if w != 0 {
-            return if w == self.to_move {
-                Value::Win
-            } else {
-                Value::Loss
-            };
-        }
-        let key = (self.cells.to_vec(), self.forced);
-        if let Some(&v) = memo.get(&key) {
-            return v;
-        }
-        let moves = self.moves();
-        let mut best = if moves.is_empty() {
-            Value::Draw
-        } else {
-            Value::Loss
-        };
-        for i in moves {
-            let mut child = self.clone();
-            child.play(i);
-            match child.value(memo).flipped() {
-                Value::Win => {
-                    best = Value::Win;
-                    break;
-                }
-                Value::Draw => best = Value::Draw,
-                Value::Loss => {}
-            }
-        }
-        memo.insert(key, best);
-        best
-    }
-}
 
 fn mv(s: &str) -> Move {
     s.parse().unwrap()
@@ -241,6 +114,7 @@ fn bad_notation_gets_clear_errors() {
 // ---------------------------------------------------------------------------------------------
 // Rules.
 
+/// The moves `g` lists (with its knowledge: losing moves may be left out, the order varies).
 fn generated(g: &Uttt) -> Vec<Move> {
     let mut slots = [Move::default(); 81];
     let mut list = MoveList::new(&mut slots);
@@ -249,13 +123,18 @@ fn generated(g: &Uttt) -> Vec<Move> {
     list.as_slice().to_vec()
 }
 
+/// Every legal move of `g`: the moves of the plain game, without knowledge.
+fn legal(g: &Uttt) -> Vec<Move> {
+    generated(&g.clone().with_knowledge(Knowledge::NONE))
+}
+
 #[test]
 fn the_cell_played_forces_the_next_board() {
     let mut g = Uttt::new();
-    assert_eq!(generated(&g).len(), 81);
+    assert_eq!(legal(&g).len(), 81);
     g.try_play(mv("ec")).unwrap();
     assert_eq!(g.forced_board(), Some(2));
-    let moves = generated(&g);
+    let moves = legal(&g);
     assert_eq!(moves.len(), 9);
     assert!(moves.iter().all(|m| m.board() == 2));
     assert_eq!(g.try_play(mv("ea")), Err(MoveError::WrongBoard));
@@ -276,7 +155,7 @@ fn a_won_board_closes_and_sending_there_frees_the_next_move() {
     // O plays ca, sending X to the won board a: X may play in any open board.
     g.try_play(mv("ca")).unwrap();
     assert_eq!(g.forced_board(), None);
-    let moves = generated(&g);
+    let moves = legal(&g);
     assert!(moves.iter().all(|m| m.board() != 0));
     let open_cells: usize = (1..9)
         .map(|b| (0..9).filter(|&c| g.at(b, c).is_none()).count())
@@ -320,22 +199,6 @@ fn three_won_boards_in_a_row_win_and_a_full_grid_without_draws() {
     assert!(generated(&g).is_empty());
 }
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random game of up to `plies` moves (stopping early when it ends), checking every step
 /// against the independent model: moves, board states, winner, hash and undo.
 fn random_game(rng: &mut Rng, plies: usize) -> Uttt {
@@ -349,10 +212,18 @@ fn random_game(rng: &mut Rng, plies: usize) -> Uttt {
         }
         let plain = Plain::from(&g);
         let mut want = plain.moves();
-        let mut got: Vec<usize> = generated(&g).iter().map(|m| m.0 as usize).collect();
+        let mut got: Vec<usize> = legal(&g).iter().map(|m| m.0 as usize).collect();
         want.sort();
         got.sort();
         assert_eq!(got, want, "{g}");
+        // With knowledge: some legal moves, each once (which ones is checked against brute
+        // force in the knowledge tests).
+        let mut listed: Vec<usize> = generated(&g).iter().map(|m| m.0 as usize).collect();
+        listed.sort();
+        listed.dedup();
+        assert_eq!(listed.len(), generated(&g).len(), "{g}");
+        assert!(listed.iter().all(|m| want.binary_search(m).is_ok()), "{g}");
+        assert_eq!(listed.is_empty(), want.is_empty(), "{g}");
         for b in 0..9 {
             let state = match plain.board(b) {
                 0 => BoardState::Open,
@@ -427,15 +298,22 @@ fn outcome_and_dfpn_match_brute_force_on_late_positions() {
             continue;
         }
         let want = plain.value(&mut memo);
-        match g.outcome() {
-            Outcome::Unknown => {}
-            known => {
-                early += 1;
-                assert_eq!(known, Outcome::from(want), "early result of {g}");
-            }
+        let outcome = g.outcome();
+        assert!(
+            outcome_agrees(outcome, want),
+            "{outcome:?} for {g} of value {want:?}"
+        );
+        if outcome != Outcome::Unknown {
+            early += 1;
         }
         let got = dfpn_value(&mut g, 1 << 12);
         assert_eq!(got, want, "{g}");
+        let mut plain_game = g.clone().with_knowledge(Knowledge::NONE);
+        assert_eq!(
+            dfpn_value(&mut plain_game, 1 << 12),
+            want,
+            "{g} without knowledge"
+        );
         *by_value.entry(format!("{want:?}")).or_insert(0) += 1;
         checked += 1;
     }

@@ -209,7 +209,8 @@ impl Uttt {
             return false;
         }
         if mine & self.playable() != 0 {
-            return true; // rule 1 (a free choice always includes the critical boards)
+            // Rule 1's case, left to it (a free choice always includes the critical boards).
+            return false;
         }
         let t = self.target as usize;
         let mut cells = self.empty(t);

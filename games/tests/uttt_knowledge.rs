@@ -11,7 +11,7 @@ use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Value};
 use proofnum_games::uttt::{Knowledge, Move, Rule, Uttt};
 
 mod uttt_model;
-use uttt_model::{Plain, Rng, outcome_agrees};
+use uttt_model::{Plain, Rng};
 
 /// The moves `g` lists with its current knowledge.
 fn listed(g: &Uttt) -> Vec<Move> {
@@ -110,7 +110,7 @@ fn check_node(g: &mut Uttt, value: Value, children: &[(Move, Value)], seen: &mut
         let (outcome, rule) = g.verdict();
         assert_eq!(outcome, g.outcome());
         assert!(
-            outcome_agrees(outcome, value),
+            outcome.admits(value),
             "{name}: {outcome:?} by {rule:?} at {g}, whose value is {value:?}"
         );
         *seen.verdicts.entry((name, rule, outcome)).or_insert(0) += 1;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use proofnum::{Game, Outcome, Player, Value};
+use proofnum::{Game, Player, Value};
 use proofnum_games::uttt::Uttt;
 
 /// An independent model of the rules: 81 cells in an array, everything recomputed by scanning.
@@ -150,15 +150,5 @@ impl Rng {
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
-    }
-}
-
-/// True when what `outcome` claims holds for a position of exact value `value`.
-pub fn outcome_agrees(outcome: Outcome, value: Value) -> bool {
-    match outcome {
-        Outcome::Unknown => true,
-        Outcome::CannotWin => value != Value::Win,
-        Outcome::CannotLose => value != Value::Loss,
-        exact => exact == Outcome::from(value),
     }
 }

@@ -10,8 +10,10 @@
 //!   [`connect4::ConnectFour`]), positions from the usual string of 1-based column digits; an
 //!   independent alpha-beta solver ([`connect4::reference`]) for tests and test suites; suite
 //!   files ([`connect4::suite`]).
-//! - [`uttt`]: Ultimate Tic-Tac-Toe with bitboards, an incremental Zobrist hash and the
-//!   notation of the public `ultimattt` solver.
+//! - [`uttt`]: Ultimate Tic-Tac-Toe with bitboards, an incremental Zobrist hash, the
+//!   notation of the public `ultimattt` solver, and that solver's published game knowledge
+//!   (critical boards, wins two plies deep, forced losses, "cannot win" bounds, losing moves
+//!   left out), each rule switchable ([`uttt::Knowledge`]).
 //! - [`atarigo`]: Atari Go (first capture wins) on boards up to 7×7, with the 6×6 crosscut
 //!   start of the 1+ε paper's experiment.
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).

@@ -26,10 +26,18 @@
 //! save one, and cannot capture). With one point in atari, every other move loses to the
 //! capture there, so [`generate_moves`](Game::generate_moves) offers only that point (or
 //! nothing, a loss, when that point is suicide).
+//!
+//! # Notation
+//! Points in Go coordinates (`c4`: column c from the left, row 4 from the bottom), positions as
+//! moves from the crosscut (`"b5 e2"`) or as a setup (`"O;....../....../..XO../..OX../....../......"`),
+//! read by [`FromStr`](core::str::FromStr) and written by [`AtariGo::notation`]: see
+//! [`notation`] for the details.
 
-use core::fmt;
+pub mod notation;
 
 use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+
+pub use notation::{MoveError, ParseError};
 
 /// The 6×6 board of the 1+ε paper's experiment.
 pub type AtariGo6 = AtariGo<6>;
@@ -121,46 +129,6 @@ impl<const N: usize> AtariGo<N> {
         g.stones[1] = Self::bit(c - 1, c) | Self::bit(c, c - 1);
         g.hash = g.full_hash();
         g
-    }
-
-    /// A position from a diagram: `N` rows of `N` characters (`X` Black, `O` White, `.` empty),
-    /// separated by `/` or newlines, and the side to move.
-    pub fn from_diagram(diagram: &str, to_move: Player) -> Result<Self, String> {
-        let mut g = Self::empty();
-        let rows: Vec<&str> = diagram
-            .split(['/', '\n'])
-            .map(str::trim)
-            .filter(|r| !r.is_empty())
-            .collect();
-        if rows.len() != N {
-            return Err(format!("expected {N} rows, found {}", rows.len()));
-        }
-        for (r, row) in rows.iter().enumerate() {
-            let chars: Vec<char> = row.chars().collect();
-            if chars.len() != N {
-                return Err(format!(
-                    "row {}: expected {N} points, found {}",
-                    r + 1,
-                    chars.len()
-                ));
-            }
-            for (c, ch) in chars.into_iter().enumerate() {
-                match ch {
-                    'X' => g.stones[0] |= Self::bit(r, c),
-                    'O' => g.stones[1] |= Self::bit(r, c),
-                    '.' => {}
-                    _ => return Err(format!("row {}: {ch:?} is not X, O or .", r + 1)),
-                }
-            }
-        }
-        for colour in 0..2 {
-            if Self::groups(g.stones[colour], g.empty_points()).any(|(_, libs)| libs == 0) {
-                return Err("a group without liberties: captures are removed at once".into());
-            }
-        }
-        g.to_move = to_move;
-        g.hash = g.full_hash();
-        Ok(g)
     }
 
     /// The bit of `row`, `column`.
@@ -387,34 +355,6 @@ impl<const N: usize> Game for AtariGo<N> {
         let me = self.to_move.index();
         self.stones[me] &= !(1u64 << mv.0);
         self.hash ^= KEYS[me * 64 + mv.0 as usize];
-    }
-}
-
-/// Rows from the top, `X` Black, `O` White, `.` empty, then the side to move.
-impl<const N: usize> fmt::Display for AtariGo<N> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for r in 0..N {
-            for c in 0..N {
-                let ch = match self.at(r, c) {
-                    Some(Player::First) => 'X',
-                    Some(Player::Second) => 'O',
-                    None => '.',
-                };
-                write!(f, "{ch}")?;
-            }
-            writeln!(f)?;
-        }
-        let side = match self.to_move {
-            Player::First => "Black (X)",
-            Player::Second => "White (O)",
-        };
-        write!(f, "{side} to move")
-    }
-}
-
-impl fmt::Display for Point {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
     }
 }
 

@@ -3,25 +3,45 @@
 //! ```sh
 //! cargo run --release --example solve -- connect4 4453
 //! cargo run --release --example solve -- tictactoe 40 --verify
+//! cargo run --release --example solve -- uttt "X;..@...O..;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/..OX.X.../.O.....XX"
+//! cargo run --release --example solve -- atarigo                # the 6×6 crosscut
+//! cargo run --release --example solve -- atarigo "X;..../.XO./.OX./...." --attacker white
 //! cargo run --release --example solve -- connect4 "" --table-mib 512 --nodes 100000000
 //! cargo run --release --example solve -- connect4 647262774144 --engine pns --arena-mib 512
 //! cargo run --release --features std --example solve -- connect4 4453 --threads 2
 //! ```
 //!
-//! Prints the value for the side to move, the best move, the principal variation, and the
+//! Prints the board, then either the value for the side to move (win, draw or loss: two
+//! searches at most) or, with `--attacker`, the answer to "can this side force a win?" (one
+//! search); the best move and the principal variation with what each of them is; and the
 //! search's figures: MID calls, positions, positions per second, time, table fill and memory.
 //! A progress line shows on long runs. `--help` lists the options.
+//!
+//! Exit codes: 0 answered, 1 stopped by a limit (the answer is unknown), 2 bad input (unknown
+//! game or option, a position that cannot be read or contains an illegal move), 3 `--verify`
+//! refuted the answer (a bug: please report it).
 
-use std::fmt::Display;
+mod games;
+#[cfg(feature = "std")]
+mod parallel;
+mod report;
+
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use proofnum::table::Table;
-use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Pns, PnsConfig, Progress, Status, Value};
+use proofnum::{
+    Dfpn, DfpnConfig, Epsilon, Limits, Player, Pns, PnsConfig, Progress, Reason, Stats, Status,
+    Value,
+};
+use proofnum_games::atarigo::AtariGo;
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
+use proofnum_games::uttt::Uttt;
+
+use games::{Bundled, GAMES_HELP, atarigo_size};
 
 /// Table memory when `--table-mib` is not given: a budget an embedded engine can spare.
 const DEFAULT_TABLE_MIB: usize = 64;
@@ -32,14 +52,19 @@ const DEFAULT_SECOND_LEVEL: usize = 1 << 20;
 /// Seconds between progress lines.
 const PROGRESS_EVERY_S: f64 = 1.0;
 
-const USAGE: &str = "\
+/// Exit code for bad input: an unknown game or option, a position that cannot be read.
+const EXIT_BAD_INPUT: u8 = 2;
+
+const USAGE_HEAD: &str = "\
 usage: solve <game> [position] [options]
 
 games and positions:
-  connect4   1-based columns played so far, e.g. 4453 (empty: the start)
-  tictactoe  cells 0..8 played so far, e.g. 40
+";
 
+const USAGE_OPTIONS: &str = "
 options:
+  --attacker P    ask only \"can P force a win?\" (one search): P is first, second, X, O
+                  (atarigo also black, white); prints proven or disproven
   --table-mib N   transposition table memory in MiB (default 64)
   --epsilon X     the 1+epsilon trick's epsilon, 0 for classic df-pn (default 0.25)
   --nodes N       stop after N positions
@@ -54,7 +79,15 @@ options:
   --threads N     parallel PN-DFPN with N worker threads sharing the table (0: one per
                   core); needs a build with the std feature (--features std)
 
-The principal variation and --verify use df-pn over the table whichever engine solved.
+Without --attacker, solve prints the value for the side to move (win, draw or loss). The
+output says what the best move and the principal variation are: when the side to move wins,
+the shortest win in the proof found, and the line is that win against the longest
+resistance; when it loses, the defence that resists longest; in a draw, the move that keeps
+the opponent from winning, and the line is a drawn one. The line always starts with the
+best move. The principal variation and --verify use df-pn over the table whichever engine
+solved.
+
+exit codes: 0 answered, 1 stopped by a limit, 2 bad input, 3 --verify refuted the answer
 ";
 
 /// Which search solves the position.
@@ -65,45 +98,57 @@ enum Engine {
     Pn2,
 }
 
-/// What the command line needs to know about a game.
-trait Bundled: Game<Move: Send> + Clone + Send + Display + Sized {
-    /// The game's name in messages.
-    const TITLE: &'static str;
-    /// Longest line, in plies, the stack must hold.
-    const MAX_DEPTH: usize;
-    /// Most moves in a position.
-    const MAX_MOVES: usize;
-    fn parse(position: &str) -> Result<Self, String>;
-    fn show_move(mv: Self::Move) -> String;
+/// What the command line asks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Question {
+    /// Win, draw or loss for the side to move.
+    Value,
+    /// Can this player force a win?
+    CanWin(Player),
 }
 
-impl Bundled for ConnectFour {
-    const TITLE: &'static str = "Connect Four";
-    const MAX_DEPTH: usize = 42;
-    const MAX_MOVES: usize = 7;
-    fn parse(position: &str) -> Result<Self, String> {
-        ConnectFour::from_moves(position).map_err(|e| e.to_string())
+/// What a search found, whichever engine ran it.
+pub struct Found<M> {
+    /// The answer, or why the search stopped without one.
+    pub answer: Result<Answer, Reason>,
+    /// The engine's own best move (what it is depends on the answer; see `report`).
+    pub best_move: Option<M>,
+    /// Counters of every search run.
+    pub stats: Stats,
+}
+
+/// A settled answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    /// The value for the side to move.
+    Value(Value),
+    /// The attacker of `--attacker` can force a win (`Proven`) or cannot (`Disproven`).
+    Status(Status),
+}
+
+impl<M> Found<M> {
+    fn from_search(r: proofnum::SearchResult<M>) -> Self {
+        Found {
+            answer: match r.status {
+                Status::Unknown(reason) => Err(reason),
+                settled => Ok(Answer::Status(settled)),
+            },
+            best_move: r.best_move,
+            stats: r.stats,
+        }
     }
-    fn show_move(mv: Self::Move) -> String {
-        mv.to_string()
+
+    fn from_value(r: proofnum::ValueResult<M>) -> Self {
+        Found {
+            answer: r.value.map(Answer::Value),
+            best_move: r.best_move,
+            stats: r.stats,
+        }
     }
 }
 
-impl Bundled for TicTacToe {
-    const TITLE: &'static str = "Tic-tac-toe";
-    const MAX_DEPTH: usize = 9;
-    const MAX_MOVES: usize = 9;
-    fn parse(position: &str) -> Result<Self, String> {
-        position
-            .parse()
-            .map_err(|e: proofnum_games::tictactoe::ParseError| e.to_string())
-    }
-    fn show_move(mv: u8) -> String {
-        mv.to_string()
-    }
-}
-
-struct Options {
+/// The command line's options.
+pub struct Options {
     table_mib: usize,
     epsilon: Epsilon,
     max_nodes: u64,
@@ -115,6 +160,13 @@ struct Options {
     arena_mib: usize,
     second_level: usize,
     threads: Option<usize>,
+    attacker: Option<String>,
+}
+
+fn whole<T: std::str::FromStr>(name: &str, value: String) -> Result<T, String> {
+    value
+        .parse()
+        .map_err(|_| format!("{name} takes a whole number, got {value:?}"))
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -130,6 +182,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         arena_mib: DEFAULT_ARENA_MIB,
         second_level: DEFAULT_SECOND_LEVEL,
         threads: None,
+        attacker: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -139,22 +192,18 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 .cloned()
         };
         match arg.as_str() {
-            "--table-mib" => {
-                o.table_mib = value(arg)?
-                    .parse()
-                    .map_err(|_| "--table-mib takes a whole number".to_string())?
-            }
+            "--table-mib" => o.table_mib = whole(arg, value(arg)?)?,
             "--epsilon" => o.epsilon = parse_epsilon(&value(arg)?)?,
-            "--nodes" => {
-                o.max_nodes = value(arg)?
-                    .parse()
-                    .map_err(|_| "--nodes takes a whole number".to_string())?
-            }
+            "--nodes" => o.max_nodes = whole(arg, value(arg)?)?,
             "--seconds" => {
-                let s: f64 = value(arg)?
+                let s = value(arg)?;
+                let seconds: f64 = s
                     .parse()
-                    .map_err(|_| "--seconds takes a number".to_string())?;
-                o.max_seconds = Some(s);
+                    .map_err(|_| format!("--seconds takes a number, got {s:?}"))?;
+                if !(seconds >= 0.0) {
+                    return Err("--seconds must not be negative".into());
+                }
+                o.max_seconds = Some(seconds);
             }
             "--engine" => {
                 o.engine = match value(arg)?.as_str() {
@@ -164,31 +213,23 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     other => return Err(format!("--engine takes dfpn, pns or pn2, got {other:?}")),
                 }
             }
-            "--arena-mib" => {
-                o.arena_mib = value(arg)?
-                    .parse()
-                    .map_err(|_| "--arena-mib takes a whole number".to_string())?
-            }
-            "--second-level" => {
-                o.second_level = value(arg)?
-                    .parse()
-                    .map_err(|_| "--second-level takes a whole number".to_string())?
-            }
+            "--arena-mib" => o.arena_mib = whole(arg, value(arg)?)?,
+            "--second-level" => o.second_level = whole(arg, value(arg)?)?,
             "--threads" => {
                 if !cfg!(feature = "std") {
                     return Err("--threads needs a build with --features std".into());
                 }
-                o.threads = Some(
-                    value(arg)?
-                        .parse()
-                        .map_err(|_| "--threads takes a whole number".to_string())?,
-                );
+                o.threads = Some(whole(arg, value(arg)?)?);
             }
+            "--attacker" => o.attacker = Some(value(arg)?),
             "--verify" => o.verify = true,
             "--search-stale" => o.search_stale = true,
             "--quiet" => o.quiet = true,
             other => return Err(format!("unknown option {other:?}")),
         }
+    }
+    if o.threads.is_some() && o.engine != Engine::Dfpn {
+        return Err("--threads runs the parallel PN-DFPN: it cannot be combined with --engine pns or pn2".into());
     }
     Ok(o)
 }
@@ -204,12 +245,16 @@ fn parse_epsilon(s: &str) -> Result<Epsilon, String> {
     Ok(Epsilon::new((x * 1000.0).round() as u32, 1000).expect("non-zero denominator"))
 }
 
+fn usage() -> String {
+    format!("{USAGE_HEAD}{GAMES_HELP}\n{USAGE_OPTIONS}")
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
+        print!("{}", usage());
         return if args.is_empty() {
-            ExitCode::from(2)
+            ExitCode::from(EXIT_BAD_INPUT)
         } else {
             ExitCode::SUCCESS
         };
@@ -222,28 +267,55 @@ fn main() -> ExitCode {
     let options = match parse_options(rest) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
+            eprintln!("error: {e}\n\n{}", usage());
+            return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
     let outcome = match game {
         "connect4" => run::<ConnectFour>(position, &options),
         "tictactoe" => run::<TicTacToe>(position, &options),
-        other => Err(format!("unknown game {other:?}")),
+        "uttt" => run::<Uttt>(position, &options),
+        "atarigo" => match atarigo_size(position) {
+            2 => run::<AtariGo<2>>(position, &options),
+            3 => run::<AtariGo<3>>(position, &options),
+            4 => run::<AtariGo<4>>(position, &options),
+            5 => run::<AtariGo<5>>(position, &options),
+            6 => run::<AtariGo<6>>(position, &options),
+            7 => run::<AtariGo<7>>(position, &options),
+            n => Err(format!(
+                "an Atari Go setup of {n} rows: boards are 2x2 to 7x7"
+            )),
+        },
+        other => Err(format!(
+            "unknown game {other:?}: expected connect4, tictactoe, uttt or atarigo"
+        )),
     };
     match outcome {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(2)
+            ExitCode::from(EXIT_BAD_INPUT)
         }
     }
 }
 
+/// Reads the position, solves it and prints the report; an `Err` is bad input.
 fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
-    let mut game = G::parse(position)?;
+    let mut game = G::parse(position).map_err(|e| format!("{} position: {e}", G::title()))?;
+    let question = match &o.attacker {
+        Some(name) => Question::CanWin(G::player_named(name)?),
+        None => Question::Value,
+    };
     let mover = game.side_to_move();
-    println!("{}, {:?} player to move:\n{game}", G::TITLE, mover);
+    println!(
+        "{}, {} to move:\n{}",
+        G::title(),
+        G::side_label(mover),
+        game.diagram()
+    );
+    if let Some(notation) = game.notation() {
+        println!("position: {notation}");
+    }
 
     // All of the solver's memory, given up front.
     let table_bytes = o
@@ -251,7 +323,7 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         .checked_mul(1 << 20)
         .ok_or("--table-mib is too large")?;
     let mut table_memory = vec![0u8; table_bytes];
-    let mut table = Table::new(&mut table_memory).map_err(|e| e.to_string())?;
+    let mut table = Table::new(&mut table_memory).map_err(|e| format!("--table-mib: {e}"))?;
     let stack_bytes = Dfpn::<G>::stack_bytes(G::MAX_DEPTH, G::MAX_MOVES);
     let mut stack_memory = vec![0u8; stack_bytes];
     let config = DfpnConfig {
@@ -319,76 +391,41 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         progress: Some(&mut report),
         ..Limits::default()
     };
-    let result = match (pns.as_mut(), o.threads) {
+    let found = match (pns.as_mut(), o.threads) {
         #[cfg(feature = "std")]
         (None, Some(threads)) => {
-            let (result, back) = parallel::solve_value(&game, table, threads, o, &stop, &start)?;
+            let (found, back) =
+                parallel::solve(&game, question, table, threads, o, &stop, &start)?;
             table = back;
-            result
+            found
         }
-        (Some(pns), _) => pns.solve_value(&mut game, &mut table, &mut limits),
-        _ => dfpn.solve_value(&mut game, &mut table, &mut limits),
+        (Some(pns), _) => match question {
+            Question::Value => Found::from_value(pns.solve_value(&mut game, &mut table, &mut limits)),
+            Question::CanWin(a) => {
+                Found::from_search(pns.solve(&mut game, a, &mut table, &mut limits))
+            }
+        },
+        _ => match question {
+            Question::Value => {
+                Found::from_value(dfpn.solve_value(&mut game, &mut table, &mut limits))
+            }
+            Question::CanWin(a) => {
+                Found::from_search(dfpn.solve(&mut game, a, &mut table, &mut limits))
+            }
+        },
     };
     let elapsed = start.elapsed().as_secs_f64();
     if interactive && !quiet && last_report > 0.0 {
         eprint!("\r\x1b[K");
     }
 
-    let stats = result.stats;
-    let code = match result.value {
-        Ok(value) => {
-            let who = match value {
-                Value::Win => format!("win for {mover:?}"),
-                Value::Loss => format!("win for {:?}", mover.opponent()),
-                Value::Draw => "draw".to_string(),
-            };
-            println!("value: {value:?} for the side to move ({who})");
-            if let Some(mv) = result.best_move {
-                println!("best move: {}", G::show_move(mv));
-            }
-            // The line, and optionally the proof check, for the winner (for the side to move's
-            // failure to win when it is a draw).
-            let (attacker, claim) = match value {
-                Value::Win => (mover, Status::Proven),
-                Value::Loss => (mover.opponent(), Status::Proven),
-                Value::Draw => (mover, Status::Disproven),
-            };
-            let mut line = vec![G::Move::default(); G::MAX_DEPTH];
-            let pv = dfpn.principal_variation(
-                &mut game,
-                attacker,
-                &mut table,
-                &mut line,
-                &mut Limits::default(),
-            );
-            let moves: Vec<String> = line[..pv.len].iter().map(|&m| G::show_move(m)).collect();
-            println!("principal variation: {}", moves.join(" "));
-            if o.verify {
-                let check_start = Instant::now();
-                let mut memo = vec![0u64; 1 << 22];
-                let check = dfpn.verify(
-                    &mut game,
-                    attacker,
-                    claim,
-                    &mut table,
-                    &mut memo,
-                    &mut Limits::default(),
-                );
-                println!(
-                    "proof check: {:?} ({} positions walked, {} searched again, {:.2} s)",
-                    check.verdict,
-                    count(check.stats.nodes),
-                    check.stats.searches,
-                    check_start.elapsed().as_secs_f64()
-                );
-            }
-            ExitCode::SUCCESS
-        }
-        Err(reason) => {
-            println!("value: unknown ({reason})");
-            ExitCode::from(1)
-        }
+    let chooser = if o.threads.is_some() {
+        report::Chooser::Work
+    } else {
+        report::Chooser::Distance
     };
+    let code = report::answer(&mut dfpn, &mut game, &mut table, question, &found, chooser, o.verify);
+    let stats = found.stats;
     println!(
         "{work}: {}   positions: {}   time: {:.3} s   positions/s: {}",
         count(stats.mid_calls),
@@ -435,102 +472,6 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         }
     }
     Ok(code)
-}
-
-/// The parallel solver (`--threads`), over the same table memory.
-#[cfg(feature = "std")]
-mod parallel {
-    use super::*;
-    use proofnum::table::SharedTable;
-    use proofnum::{
-        ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, Stats, ValueResult,
-    };
-    use std::time::Duration;
-
-    /// Solves the value with `threads` workers; hands the table back for the line and check.
-    pub(super) fn solve_value<'t, G: Bundled + Clone + Send>(
-        game: &G,
-        table: Table<'t>,
-        threads: usize,
-        o: &Options,
-        stop: &AtomicBool,
-        start: &Instant,
-    ) -> Result<(ValueResult<G::Move>, Table<'t>), String>
-    where
-        G::Move: Send,
-    {
-        let solver = ParallelSolver::new(ParallelConfig {
-            threads,
-            dfpn: DfpnConfig {
-                epsilon: o.epsilon,
-                search_stale_entries: o.search_stale,
-                ..DfpnConfig::default()
-            },
-            max_depth: G::MAX_DEPTH,
-            max_moves: G::MAX_MOVES,
-            ..ParallelConfig::default()
-        })
-        .map_err(|e| e.to_string())?;
-        let quiet = o.quiet;
-        let interactive = std::io::stderr().is_terminal();
-        let mut last_report = 0.0f64;
-        let mut report = |p: &ParallelProgress| {
-            let seconds = p.elapsed.as_secs_f64();
-            if quiet || seconds - last_report < PROGRESS_EVERY_S {
-                return;
-            }
-            last_report = seconds;
-            let line = format!(
-                "  {:.1} s  {} MID calls  {}/s  {} jobs  tree {}  root (φ, δ) = ({}, {})",
-                seconds,
-                count(p.mid_calls),
-                count((p.nodes as f64 / seconds) as u64),
-                count(p.jobs),
-                count(p.tree_nodes as u64),
-                p.root.phi,
-                p.root.delta
-            );
-            show_progress(&line, interactive);
-        };
-        let shared = SharedTable::from_table(table);
-        let mut limits = ParallelLimits {
-            max_nodes: o.max_nodes,
-            stop: Some(stop),
-            max_time: o.max_seconds.map(Duration::from_secs_f64),
-            progress: Some(&mut report),
-            ..ParallelLimits::none()
-        };
-        let r = solver.solve_value(game, &shared, &mut limits);
-        if interactive && !quiet && last_report > 0.0 {
-            eprint!("\r\x1b[K");
-        }
-        let s = r.stats;
-        println!(
-            "parallel: {} threads, {} jobs, root tree peak {} nodes, workers idle {:.1}%, tree locked {:.2}% of the time ({:.3} s since start)",
-            s.threads,
-            count(s.jobs),
-            count(s.tree_nodes_peak as u64),
-            100.0 * s.worker_idle_share,
-            100.0 * s.coordinator_busy_share,
-            start.elapsed().as_secs_f64()
-        );
-        let stats = Stats {
-            mid_calls: s.mid_calls,
-            nodes: s.nodes,
-            max_depth: s.max_depth,
-            repetitions: s.repetitions,
-            table: s.table,
-            elapsed_us: Some(s.elapsed.as_micros() as u64),
-        };
-        Ok((
-            ValueResult {
-                value: r.value,
-                best_move: r.best_move,
-                stats,
-            },
-            shared.into_table(),
-        ))
-    }
 }
 
 /// Prints a progress line: in place on a terminal, one line each otherwise.

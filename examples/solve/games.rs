@@ -1,0 +1,178 @@
+//! What the command line knows about each bundled game: how to read a position, how to write
+//! the board, a move and a player, and how big the solver's buffers must be.
+
+use proofnum::{Game, Player};
+use proofnum_games::atarigo::{AtariGo, Point, notation::setup_size};
+use proofnum_games::connect4::ConnectFour;
+use proofnum_games::tictactoe::TicTacToe;
+use proofnum_games::uttt::Uttt;
+
+/// The games `solve` knows, with their position notation, for the usage text.
+pub const GAMES_HELP: &str = "\
+  connect4   1-based columns played so far, e.g. 4453 (empty: the start)
+  tictactoe  cells 0..8 (row-major) played so far, e.g. 40 (empty: the start)
+  uttt       a position in the notation of the ultimattt solver, P;BBBBBBBBB;c../../..
+             (side to move; the nine boards X, O, # drawn, . open, @ the forced one; the 81
+             cells board by board); moves are two letters a-i, board then cell (empty: the
+             start)
+  atarigo    moves in Go coordinates (c4: column c, row 4 from the bottom) from the 6x6
+             crosscut, e.g. \"c2 e4\" (empty: the crosscut); or a setup S;ROWS[;MOVES]: side
+             to move X (Black) or O (White), N rows from the top separated by /, X O or .
+             each, e.g. \"X;..../.XO./.OX./....\" (the 4x4 crosscut; 2x2 to 7x7)";
+
+/// A bundled game as the command line uses it.
+pub trait Bundled: Game<Move: Send> + Clone + Send + Sized {
+    /// Longest line, in plies, the stack must hold.
+    const MAX_DEPTH: usize;
+    /// Most moves in a position.
+    const MAX_MOVES: usize;
+    /// The game's name in messages.
+    fn title() -> String;
+    /// Reads a position in the game's notation (see [`GAMES_HELP`]).
+    fn parse(position: &str) -> Result<Self, String>;
+    /// The board as text.
+    fn diagram(&self) -> String;
+    /// The position in the game's notation, when it is not simply the moves typed.
+    fn notation(&self) -> Option<String> {
+        None
+    }
+    /// A move in the game's notation.
+    fn show_move(mv: Self::Move) -> String;
+    /// The player's name: `First`/`Second`, or the game's own (`Black`/`White`).
+    fn name(player: Player) -> &'static str {
+        match player {
+            Player::First => "First",
+            Player::Second => "Second",
+        }
+    }
+    /// "First player", "Black": the side to move in the title line.
+    fn side_label(player: Player) -> String {
+        format!("{} player", Self::name(player))
+    }
+    /// Reads a player for `--attacker`: `first`, `second`, `X`, `O` or the game's own names.
+    fn player_named(name: &str) -> Result<Player, String> {
+        let lower = name.to_ascii_lowercase();
+        for player in [Player::First, Player::Second] {
+            let letter = if player == Player::First { "x" } else { "o" };
+            let generic = if player == Player::First {
+                "first"
+            } else {
+                "second"
+            };
+            if lower == letter || lower == generic || lower == Self::name(player).to_lowercase() {
+                return Ok(player);
+            }
+        }
+        Err(format!(
+            "--attacker {name:?}: expected first, second, X, O{}",
+            if Self::name(Player::First) == "First" {
+                String::new()
+            } else {
+                format!(
+                    ", {} or {}",
+                    Self::name(Player::First).to_lowercase(),
+                    Self::name(Player::Second).to_lowercase()
+                )
+            }
+        ))
+    }
+}
+
+impl Bundled for ConnectFour {
+    const MAX_DEPTH: usize = 42;
+    const MAX_MOVES: usize = 7;
+    fn title() -> String {
+        "Connect Four".into()
+    }
+    fn parse(position: &str) -> Result<Self, String> {
+        ConnectFour::from_moves(position).map_err(|e| e.to_string())
+    }
+    fn diagram(&self) -> String {
+        self.to_string()
+    }
+    fn show_move(mv: Self::Move) -> String {
+        mv.to_string()
+    }
+}
+
+impl Bundled for TicTacToe {
+    const MAX_DEPTH: usize = 9;
+    const MAX_MOVES: usize = 9;
+    fn title() -> String {
+        "Tic-tac-toe".into()
+    }
+    fn parse(position: &str) -> Result<Self, String> {
+        position
+            .parse()
+            .map_err(|e: proofnum_games::tictactoe::ParseError| e.to_string())
+    }
+    fn diagram(&self) -> String {
+        self.to_string().trim_end().to_string()
+    }
+    fn show_move(mv: u8) -> String {
+        mv.to_string()
+    }
+}
+
+impl Bundled for Uttt {
+    const MAX_DEPTH: usize = 81;
+    const MAX_MOVES: usize = 81;
+    fn title() -> String {
+        "Ultimate Tic-Tac-Toe".into()
+    }
+    fn parse(position: &str) -> Result<Self, String> {
+        if position.trim().is_empty() {
+            return Ok(Uttt::new());
+        }
+        position.parse().map_err(|e: proofnum_games::uttt::ParseError| e.to_string())
+    }
+    fn diagram(&self) -> String {
+        let mut s = self.diagram();
+        if self.forced_board().is_some() {
+            s.push_str("(* marks the cells of the board the next move must be played in)");
+        } else {
+            s.push_str("(* marks the free cells of the open boards: a free choice)");
+        }
+        s
+    }
+    fn notation(&self) -> Option<String> {
+        Some(self.to_string())
+    }
+    fn show_move(mv: Self::Move) -> String {
+        mv.to_string()
+    }
+}
+
+impl<const N: usize> Bundled for AtariGo<N> {
+    const MAX_DEPTH: usize = N * N;
+    const MAX_MOVES: usize = N * N;
+    fn title() -> String {
+        format!("Atari Go {N}×{N}")
+    }
+    fn parse(position: &str) -> Result<Self, String> {
+        position.parse().map_err(|e: proofnum_games::atarigo::ParseError| e.to_string())
+    }
+    fn diagram(&self) -> String {
+        self.diagram()
+    }
+    fn notation(&self) -> Option<String> {
+        Some(self.notation())
+    }
+    fn show_move(mv: Point) -> String {
+        Self::point_name(mv)
+    }
+    fn name(player: Player) -> &'static str {
+        match player {
+            Player::First => "Black",
+            Player::Second => "White",
+        }
+    }
+    fn side_label(player: Player) -> String {
+        format!("{} ({})", Self::name(player), ["X", "O"][player.index()])
+    }
+}
+
+/// The Atari Go board size a position asks for: a setup's row count, else the 6×6 crosscut.
+pub fn atarigo_size(position: &str) -> usize {
+    setup_size(position).unwrap_or(6)
+}

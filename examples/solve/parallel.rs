@@ -1,0 +1,111 @@
+//! The parallel solver (`--threads`), over the same table memory as the serial searches.
+
+use std::io::IsTerminal;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use proofnum::table::{SharedTable, Table};
+use proofnum::{
+    DfpnConfig, ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, ParallelStats,
+    Stats, Status,
+};
+
+use crate::games::Bundled;
+use crate::{Answer, Found, Options, PROGRESS_EVERY_S, Question, count, show_progress};
+
+/// Answers `question` with `threads` workers; hands the table back for the line and check.
+pub fn solve<'t, G: Bundled>(
+    game: &G,
+    question: Question,
+    table: Table<'t>,
+    threads: usize,
+    o: &Options,
+    stop: &AtomicBool,
+    start: &Instant,
+) -> Result<(Found<G::Move>, Table<'t>), String> {
+    let solver = ParallelSolver::new(ParallelConfig {
+        threads,
+        dfpn: DfpnConfig {
+            epsilon: o.epsilon,
+            search_stale_entries: o.search_stale,
+            ..DfpnConfig::default()
+        },
+        max_depth: G::MAX_DEPTH,
+        max_moves: G::MAX_MOVES,
+        ..ParallelConfig::default()
+    })
+    .map_err(|e| format!("--threads: {e}"))?;
+    let quiet = o.quiet;
+    let interactive = std::io::stderr().is_terminal();
+    let mut last_report = 0.0f64;
+    let mut report = |p: &ParallelProgress| {
+        let seconds = p.elapsed.as_secs_f64();
+        if quiet || seconds - last_report < PROGRESS_EVERY_S {
+            return;
+        }
+        last_report = seconds;
+        let line = format!(
+            "  {:.1} s  {} MID calls  {}/s  {} jobs  tree {}  root (φ, δ) = ({}, {})",
+            seconds,
+            count(p.mid_calls),
+            count((p.nodes as f64 / seconds) as u64),
+            count(p.jobs),
+            count(p.tree_nodes as u64),
+            p.root.phi,
+            p.root.delta
+        );
+        show_progress(&line, interactive);
+    };
+    let shared = SharedTable::from_table(table);
+    let mut limits = ParallelLimits {
+        max_nodes: o.max_nodes,
+        stop: Some(stop),
+        max_time: o.max_seconds.map(Duration::from_secs_f64),
+        progress: Some(&mut report),
+        ..ParallelLimits::none()
+    };
+    let (answer, best_move, s) = match question {
+        Question::Value => {
+            let r = solver.solve_value(game, &shared, &mut limits);
+            (r.value.map(Answer::Value), r.best_move, r.stats)
+        }
+        Question::CanWin(attacker) => {
+            let r = solver.solve(game, attacker, &shared, &mut limits);
+            let answer = match r.status {
+                Status::Unknown(reason) => Err(reason),
+                settled => Ok(Answer::Status(settled)),
+            };
+            (answer, r.best_move, r.stats)
+        }
+    };
+    if interactive && !quiet && last_report > 0.0 {
+        eprint!("\r\x1b[K");
+    }
+    println!(
+        "parallel: {} threads, {} jobs, root tree peak {} nodes, workers idle {:.1}%, tree locked {:.2}% of the time ({:.3} s since start)",
+        s.threads,
+        count(s.jobs),
+        count(s.tree_nodes_peak as u64),
+        100.0 * s.worker_idle_share,
+        100.0 * s.coordinator_busy_share,
+        start.elapsed().as_secs_f64()
+    );
+    let found = Found {
+        answer,
+        best_move,
+        stats: serial_stats(&s),
+    };
+    Ok((found, shared.into_table()))
+}
+
+/// The counters the parallel and serial searches share.
+fn serial_stats(s: &ParallelStats) -> Stats {
+    Stats {
+        mid_calls: s.mid_calls,
+        nodes: s.nodes,
+        max_depth: s.max_depth,
+        repetitions: s.repetitions,
+        table: s.table,
+        elapsed_us: Some(s.elapsed.as_micros() as u64),
+    }
+}

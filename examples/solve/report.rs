@@ -1,0 +1,326 @@
+//! The answer, the best move and the principal variation, each said for what it is, and the
+//! proof check.
+//!
+//! The best move is the engine's; the principal variation is that move followed by df-pn's
+//! walk over the table from the position it leads to, so the line always starts with the best
+//! move. What both are depends on the answer:
+//! - the side to move wins: the shortest win in the proof found, and that win against the
+//!   longest resistance;
+//! - it loses: the defence that resists longest, and the winner's shortest win against it;
+//! - a draw: the move that keeps the opponent from winning, and a drawn line in which each
+//!   side plays the move that keeps the other from winning (each step follows the shortest
+//!   proof found that the opponent of the side to move cannot win);
+//! - `--attacker`: the same for the one question asked (a disproof's line shows the attacker
+//!   failing to win, not how the game ends).
+//!
+//! df-pn, PNS and PN² choose their best move by the proof's distances, as the walk does; the
+//! parallel solver chooses by work spent, and the output says so.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use proofnum::table::Table;
+use proofnum::{Dfpn, Limits, Player, Reason, Status, Value, Verdict};
+
+use crate::games::Bundled;
+use crate::{Answer, Found, Question, count};
+
+/// Exit code when a limit stopped the search (or the proof check) before it could answer.
+const EXIT_UNKNOWN: u8 = 1;
+/// Exit code when `--verify` refutes the answer (a bug in the solver or a hash collision of
+/// the game's own 64-bit keys).
+const EXIT_REFUTED: u8 = 3;
+/// Slots of the proof check's set of verified positions.
+const VERIFY_MEMO_SLOTS: usize = 1 << 22;
+
+/// How the engine that solved chose its best move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Chooser {
+    /// By the proof's distances (df-pn, PNS, PN²): shortest win, longest resistance.
+    Distance,
+    /// By work spent (the parallel solver).
+    Work,
+}
+
+/// What one attacker search settled: `attacker` can (`Proven`) or cannot (`Disproven`) force a
+/// win.
+#[derive(Clone, Copy)]
+struct Claim {
+    attacker: Player,
+    status: Status,
+}
+
+/// What the principal variation follows after the best move.
+enum Line {
+    /// The claim's proof: the claimed winner's (or refuter's) shortest line against the other
+    /// side's longest resistance.
+    Claim(Claim),
+    /// Each side in turn plays the move that keeps the other from winning.
+    Draw,
+}
+
+/// Prints the answer, the best move, the principal variation and (with `verify`) the proof
+/// check; returns the exit code.
+pub fn answer<G: Bundled>(
+    dfpn: &mut Dfpn<'_, G>,
+    game: &mut G,
+    table: &mut Table<'_>,
+    question: Question,
+    found: &Found<G::Move>,
+    chooser: Chooser,
+    verify: bool,
+) -> ExitCode {
+    let mover = game.side_to_move();
+    let (me, them) = (G::name(mover), G::name(mover.opponent()));
+    if let Question::CanWin(attacker) = question {
+        println!("question: can {} force a win?", G::name(attacker));
+    }
+    let answer = match found.answer {
+        Ok(answer) => answer,
+        Err(reason) => {
+            match question {
+                Question::Value => println!("value: unknown ({reason})"),
+                Question::CanWin(_) => println!("answer: unknown ({reason})"),
+            }
+            return ExitCode::from(EXIT_UNKNOWN);
+        }
+    };
+    let by_distance = chooser == Chooser::Distance;
+    // The claims to check, the line to follow, and what the best move and the line are.
+    let (claims, line, best_is, line_is): (Vec<Claim>, Line, String, String) = match answer {
+        Answer::Value(value) => {
+            let who = match value {
+                Value::Win => format!("win for {me}"),
+                Value::Loss => format!("win for {them}"),
+                Value::Draw => "draw".to_string(),
+            };
+            println!("value: {value:?} for the side to move ({who})");
+            match value {
+                // The winner's line needs no gloss (and the README's first example shows it).
+                Value::Win => {
+                    let claim = proven(mover);
+                    (vec![claim], Line::Claim(claim), String::new(), String::new())
+                }
+                Value::Loss => {
+                    let claim = proven(mover.opponent());
+                    (
+                        vec![claim],
+                        Line::Claim(claim),
+                        longest_defence(by_distance, ""),
+                        format!(
+                            "the best move, then {them}'s shortest win found against {me}'s \
+                             longest resistance"
+                        ),
+                    )
+                }
+                Value::Draw => (
+                    vec![disproven(mover), disproven(mover.opponent())],
+                    Line::Draw,
+                    if by_distance {
+                        format!(
+                            "holds the draw: the first move of the shortest proof found that \
+                             {them} cannot win"
+                        )
+                    } else {
+                        format!(
+                            "holds the draw: the move the parallel search needed least work \
+                             to show keeps {them} from winning"
+                        )
+                    },
+                    "a drawn line: the best move, then each side's move that keeps the other \
+                     from winning, by the shortest proof found"
+                        .to_string(),
+                ),
+            }
+        }
+        Answer::Status(status) => {
+            let Question::CanWin(attacker) = question else {
+                unreachable!("a yes/no answer comes from --attacker")
+            };
+            let (a, d) = (G::name(attacker), G::name(attacker.opponent()));
+            let claim = Claim { attacker, status };
+            let attacker_moves = attacker == mover;
+            let (best_is, line_is) = if status == Status::Proven {
+                println!("answer: proven: {a} can force a win");
+                let best_is = match (attacker_moves, by_distance) {
+                    (true, true) => "wins: the shortest win in the proof found".to_string(),
+                    (true, false) => {
+                        "wins: the winning move the parallel search needed least work for"
+                            .to_string()
+                    }
+                    (false, _) => longest_defence(by_distance, &format!(" to {a}'s win")),
+                };
+                let line_is = format!(
+                    "the best move, then {a}'s shortest win found against {d}'s longest \
+                     resistance"
+                );
+                (best_is, line_is)
+            } else {
+                println!("answer: disproven: {a} cannot force a win ({d} wins, or it is a draw)");
+                let best_is = match (attacker_moves, by_distance) {
+                    (true, true) => format!(
+                        "{a} cannot force a win whatever it plays: the try whose refutation is \
+                         longest in the proof found"
+                    ),
+                    (true, false) => format!(
+                        "{a} cannot force a win whatever it plays: the try the parallel search \
+                         spent most work refuting"
+                    ),
+                    (false, true) => format!(
+                        "keeps {a} from winning: the first move of the shortest refutation found"
+                    ),
+                    (false, false) => format!(
+                        "keeps {a} from winning: the refutation the parallel search needed \
+                         least work for"
+                    ),
+                };
+                let line_is = format!(
+                    "the best move, then {d}'s shortest refutations found against {a}'s longest \
+                     tries: it shows {a} failing to win, not how the game ends"
+                );
+                (best_is, line_is)
+            };
+            (vec![claim], Line::Claim(claim), best_is, line_is)
+        }
+    };
+
+    match found.best_move {
+        Some(mv) if best_is.is_empty() => println!("best move: {}", G::show_move(mv)),
+        Some(mv) => println!("best move: {} ({best_is})", G::show_move(mv)),
+        None => println!(
+            "best move: none (the game scores this position without a search: it is over, or \
+             its rules see the result at once)"
+        ),
+    }
+    let (moves, cut) = principal_line(dfpn, game, table, found.best_move, &line);
+    let shown: Vec<String> = moves.iter().map(|&m| G::show_move(m)).collect();
+    if shown.is_empty() {
+        println!("principal variation: none");
+    } else {
+        println!("principal variation: {}", shown.join(" "));
+    }
+    if !line_is.is_empty() && !moves.is_empty() {
+        println!("  ({line_is})");
+    }
+    if let Some(reason) = cut {
+        println!("  (the line stops early: {reason})");
+    }
+
+    let mut code = ExitCode::SUCCESS;
+    if verify {
+        for claim in &claims {
+            let label = if claims.len() == 1 {
+                String::new()
+            } else {
+                format!(", {} cannot win", G::name(claim.attacker))
+            };
+            let check_start = Instant::now();
+            let mut memo = vec![0u64; VERIFY_MEMO_SLOTS];
+            let check = dfpn.verify(
+                game,
+                claim.attacker,
+                claim.status,
+                table,
+                &mut memo,
+                &mut Limits::default(),
+            );
+            println!(
+                "proof check{label}: {:?} ({} positions walked, {} searched again, {:.2} s)",
+                check.verdict,
+                count(check.stats.nodes),
+                check.stats.searches,
+                check_start.elapsed().as_secs_f64()
+            );
+            match check.verdict {
+                Verdict::Verified => {}
+                Verdict::Refuted => {
+                    eprintln!("error: the proof check refuted the answer");
+                    code = ExitCode::from(EXIT_REFUTED);
+                }
+                Verdict::Unknown(_) => code = ExitCode::from(EXIT_UNKNOWN),
+            }
+        }
+    }
+    code
+}
+
+fn proven(attacker: Player) -> Claim {
+    Claim {
+        attacker,
+        status: Status::Proven,
+    }
+}
+
+fn disproven(attacker: Player) -> Claim {
+    Claim {
+        attacker,
+        status: Status::Disproven,
+    }
+}
+
+/// What the best move of a lost position is; `to_what` says what every move loses to.
+fn longest_defence(by_distance: bool, to_what: &str) -> String {
+    if by_distance {
+        format!("every move loses{to_what}: the defence that resists longest in the proof found")
+    } else {
+        format!("every move loses{to_what}: the defence the parallel search spent most work on")
+    }
+}
+
+/// The best move (if any) and the line `line` follows from the position it leads to, with
+/// why the line stopped early, if it did. The position is restored before returning.
+fn principal_line<G: Bundled>(
+    dfpn: &mut Dfpn<'_, G>,
+    game: &mut G,
+    table: &mut Table<'_>,
+    best: Option<G::Move>,
+    line: &Line,
+) -> (Vec<G::Move>, Option<Reason>) {
+    let mut moves = Vec::new();
+    let mut played = Vec::new();
+    if let Some(mv) = best {
+        game.play(mv);
+        moves.push(mv);
+        played.push(mv);
+    }
+    let cut = match line {
+        Line::Claim(claim) => {
+            let mut out = vec![G::Move::default(); G::MAX_DEPTH];
+            let v = dfpn.principal_variation(
+                game,
+                claim.attacker,
+                table,
+                &mut out,
+                &mut Limits::default(),
+            );
+            moves.extend_from_slice(&out[..v.len]);
+            v.cut
+        }
+        Line::Draw => loop {
+            // Every bundled game ends within MAX_DEPTH plies; this only guards the loop.
+            if moves.len() > G::MAX_DEPTH {
+                break Some(Reason::DepthLimit);
+            }
+            // The side to move's move from the proof that its opponent cannot win.
+            let mut one = [G::Move::default()];
+            let defender = game.side_to_move();
+            let v = dfpn.principal_variation(
+                game,
+                defender.opponent(),
+                table,
+                &mut one,
+                &mut Limits::default(),
+            );
+            if v.len == 0 {
+                break v.cut;
+            }
+            game.play(one[0]);
+            moves.push(one[0]);
+            played.push(one[0]);
+        },
+    };
+    for &mv in played.iter().rev() {
+        game.undo(mv);
+    }
+    (moves, cut)
+}

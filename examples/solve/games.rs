@@ -124,7 +124,9 @@ impl Bundled for Uttt {
         if position.trim().is_empty() {
             return Ok(Uttt::new());
         }
-        position.parse().map_err(|e: proofnum_games::uttt::ParseError| e.to_string())
+        position
+            .parse()
+            .map_err(|e: proofnum_games::uttt::ParseError| e.to_string())
     }
     fn diagram(&self) -> String {
         let mut s = self.diagram();
@@ -150,7 +152,9 @@ impl<const N: usize> Bundled for AtariGo<N> {
         format!("Atari Go {N}×{N}")
     }
     fn parse(position: &str) -> Result<Self, String> {
-        position.parse().map_err(|e: proofnum_games::atarigo::ParseError| e.to_string())
+        position
+            .parse()
+            .map_err(|e: proofnum_games::atarigo::ParseError| e.to_string())
     }
     fn diagram(&self) -> String {
         self.diagram()

@@ -200,7 +200,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 let seconds: f64 = s
                     .parse()
                     .map_err(|_| format!("--seconds takes a number, got {s:?}"))?;
-                if !(seconds >= 0.0) {
+                if seconds.is_nan() || seconds < 0.0 {
                     return Err("--seconds must not be negative".into());
                 }
                 o.max_seconds = Some(seconds);
@@ -229,7 +229,10 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         }
     }
     if o.threads.is_some() && o.engine != Engine::Dfpn {
-        return Err("--threads runs the parallel PN-DFPN: it cannot be combined with --engine pns or pn2".into());
+        return Err(
+            "--threads runs the parallel PN-DFPN: it cannot be combined with --engine pns or pn2"
+                .into(),
+        );
     }
     Ok(o)
 }
@@ -394,13 +397,14 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let found = match (pns.as_mut(), o.threads) {
         #[cfg(feature = "std")]
         (None, Some(threads)) => {
-            let (found, back) =
-                parallel::solve(&game, question, table, threads, o, &stop, &start)?;
+            let (found, back) = parallel::solve(&game, question, table, threads, o, &stop, &start)?;
             table = back;
             found
         }
         (Some(pns), _) => match question {
-            Question::Value => Found::from_value(pns.solve_value(&mut game, &mut table, &mut limits)),
+            Question::Value => {
+                Found::from_value(pns.solve_value(&mut game, &mut table, &mut limits))
+            }
             Question::CanWin(a) => {
                 Found::from_search(pns.solve(&mut game, a, &mut table, &mut limits))
             }
@@ -424,7 +428,9 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     } else {
         report::Chooser::Distance
     };
-    let code = report::answer(&mut dfpn, &mut game, &mut table, question, &found, chooser, o.verify);
+    let code = report::answer(
+        &mut dfpn, &mut game, &mut table, question, &found, chooser, o.verify,
+    );
     let stats = found.stats;
     println!(
         "{work}: {}   positions: {}   time: {:.3} s   positions/s: {}",

@@ -99,7 +99,12 @@ pub fn answer<G: Bundled>(
                 // The winner's line needs no gloss (and the README's first example shows it).
                 Value::Win => {
                     let claim = proven(mover);
-                    (vec![claim], Line::Claim(claim), String::new(), String::new())
+                    (
+                        vec![claim],
+                        Line::Claim(claim),
+                        String::new(),
+                        String::new(),
+                    )
                 }
                 Value::Loss => {
                     let claim = proven(mover.opponent());

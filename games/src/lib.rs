@@ -15,7 +15,8 @@
 //!   (critical boards, wins two plies deep, forced losses, "cannot win" bounds, losing moves
 //!   left out), each rule switchable ([`uttt::Knowledge`]).
 //! - [`atarigo`]: Atari Go (first capture wins) on boards up to 7×7, with the 6×6 crosscut
-//!   start of the 1+ε paper's experiment.
+//!   start of the 1+ε paper's experiment; points in Go coordinates, positions as moves from
+//!   the crosscut or as a setup ([`atarigo::notation`]).
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing

@@ -331,7 +331,8 @@ mod tests {
     fn crosscut_points_in_go_coordinates() {
         let g = AtariGo6::crosscut();
         let black = |name| {
-            let (row, column) = AtariGo6::coordinates(AtariGo6::parse_point(name).unwrap()).unwrap();
+            let (row, column) =
+                AtariGo6::coordinates(AtariGo6::parse_point(name).unwrap()).unwrap();
             g.at(row, column)
         };
         assert_eq!(black("c4"), Some(Player::First));
@@ -353,7 +354,9 @@ mod tests {
     #[test]
     fn both_forms_read_and_the_setup_reads_back() {
         let after: AtariGo6 = "c2".parse().unwrap();
-        let setup: AtariGo6 = "O;....../....../..XO../..OX../..X.../......".parse().unwrap();
+        let setup: AtariGo6 = "O;....../....../..XO../..OX../..X.../......"
+            .parse()
+            .unwrap();
         assert_eq!(after, setup);
         assert_eq!(setup.notation().parse::<AtariGo6>().unwrap(), setup);
         assert_eq!("".parse::<AtariGo6>().unwrap(), AtariGo6::crosscut());

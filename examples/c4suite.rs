@@ -6,6 +6,10 @@
 //! cargo run --release --example c4suite -- generate --stones 28..36 --count 100 --seed 1 > late.txt
 //! # For each line: does the side to move win, and win/draw/loss, by df-pn; checks the signs
 //! cargo run --release --example c4suite -- run games/suites/c4-late.txt
+//! # The same with less of the game's knowledge (see `connect4::knowledge`), and the reference
+//! # alpha-beta solver's time on the same lines
+//! cargo run --release --example c4suite -- run games/suites/c4-middle.txt --rules threats
+//! cargo run --release --example c4suite -- run games/suites/c4-middle.txt --reference
 //! ```
 //!
 //! Lines are `<moves> <score>`: the moves as 1-based columns, the score in Pascal Pons'
@@ -17,14 +21,16 @@ use std::time::Instant;
 
 use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits};
-use proofnum_games::connect4::ConnectFour;
 use proofnum_games::connect4::reference::{Position, Solver};
 use proofnum_games::connect4::suite;
+use proofnum_games::connect4::{Restricted, rules};
 
 fn usage() -> ! {
     eprintln!(
         "usage: c4suite generate --stones A..B --count N [--seed S]\n\
-         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS]"
+         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS] [--rules SET | --reference]\n\
+         --rules: the game's knowledge ({RULE_SETS}; default all)\n\
+         --reference: time the reference alpha-beta solver instead of df-pn"
     );
     std::process::exit(2)
 }
@@ -73,21 +79,41 @@ fn generate(stones: (usize, usize), count: usize, seed: u64) {
     }
 }
 
-fn run(path: &str, table_mib: f64, cap_s: f64) -> bool {
+/// The suite's lines, or exit with the parse error.
+fn read_suite(path: &str) -> Vec<suite::Line> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         eprintln!("{path}: {e}");
         std::process::exit(2)
     });
-    let lines = suite::parse(&text).unwrap_or_else(|e| {
+    suite::parse(&text).unwrap_or_else(|e| {
         eprintln!("{path}: {e}");
         std::process::exit(2)
-    });
+    })
+}
+
+/// The summary lines: total MID calls, total, mean and median time per position.
+fn summary(path: &str, what: &str, mid_calls: u64, mut seconds: Vec<f64>) {
+    let total: f64 = seconds.iter().sum();
+    seconds.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    println!(
+        "{path} ({what}): {} positions, {mid_calls} MID calls, {total:.2} s, mean {:.2} ms, \
+         median {:.2} ms per position",
+        seconds.len(),
+        1e3 * total / seconds.len().max(1) as f64,
+        1e3 * seconds[seconds.len() / 2],
+    );
+}
+
+/// Solves every line with df-pn on a game with the knowledge `R` (a `rules` set).
+fn run<const R: u8>(path: &str, rules_name: &str, table_mib: f64, cap_s: f64) -> bool {
+    type G<const R: u8> = Restricted<7, 6, R>;
+    let lines = read_suite(path);
     let mut memory = vec![0u8; (table_mib * (1 << 20) as f64) as usize];
     let mut table = Table::new(&mut memory).expect("table memory");
-    let mut stack = vec![0u8; Dfpn::<ConnectFour>::stack_bytes(42, 7)];
-    let mut dfpn = Dfpn::<ConnectFour>::new(&mut stack, 42, 7, DfpnConfig::default()).unwrap();
+    let mut stack = vec![0u8; Dfpn::<G<R>>::stack_bytes(42, 7)];
+    let mut dfpn = Dfpn::<G<R>>::new(&mut stack, 42, 7, DfpnConfig::default()).unwrap();
     let (mut passed, mut failed) = (0, 0);
-    let all = Instant::now();
+    let (mut mid_calls, mut seconds) = (0, Vec::new());
     for line in &lines {
         table.clear();
         let start = Instant::now();
@@ -98,6 +124,7 @@ fn run(path: &str, table_mib: f64, cap_s: f64) -> bool {
             ..Limits::none()
         };
         let verdict = suite::solve_line(line, &mut dfpn, &mut table, &mut limits).unwrap();
+        let elapsed = start.elapsed().as_secs_f64();
         let ok = verdict.agrees_with(line);
         println!(
             "{} {:<42} {:>4}  wins: {:<10} value: {:<18} {:>10} MID {:>8.3} s",
@@ -107,17 +134,81 @@ fn run(path: &str, table_mib: f64, cap_s: f64) -> bool {
             verdict.wins.to_string(),
             format!("{:?}", verdict.value),
             verdict.mid_calls,
-            start.elapsed().as_secs_f64()
+            elapsed
         );
+        mid_calls += verdict.mid_calls;
+        seconds.push(elapsed);
         if ok {
             passed += 1;
         } else {
             failed += 1;
         }
     }
-    println!("{path}: {:.2} s", all.elapsed().as_secs_f64());
+    summary(
+        path,
+        &format!("df-pn, rules {rules_name}"),
+        mid_calls,
+        seconds,
+    );
     println!("{passed} passed, {failed} failed");
     failed == 0
+}
+
+/// Times the reference alpha-beta solver's win/draw/loss answer (one null-window search
+/// around 0, like Pons' "weak" mode) on every line, as a same-machine peer figure; checks the
+/// sign.
+fn run_reference(path: &str) -> bool {
+    let lines = read_suite(path);
+    let mut solver = Solver::<7, 6>::new(1 << 24);
+    let mut failed = 0;
+    let mut seconds = Vec::new();
+    for line in &lines {
+        let mut p = Position::<7, 6>::from_moves(&line.moves).unwrap();
+        let start = Instant::now();
+        let nodes = solver.nodes();
+        let value = solver.value(&mut p);
+        let elapsed = start.elapsed().as_secs_f64();
+        let ok = value == Some(line.value());
+        println!(
+            "{} {:<42} {:>4}  value: {:<12} {:>10} nodes {:>8.3} s",
+            if ok { "ok  " } else { "FAIL" },
+            line.moves,
+            line.score,
+            format!("{value:?}"),
+            solver.nodes() - nodes,
+            elapsed
+        );
+        failed += usize::from(!ok);
+        seconds.push(elapsed);
+        solver = Solver::<7, 6>::new(1 << 24); // a fresh table per line, like df-pn's
+    }
+    summary(path, "reference alpha-beta", 0, seconds);
+    println!("{} passed, {failed} failed", lines.len() - failed);
+    failed == 0
+}
+
+/// The knowledge sets `--rules` accepts: the threat analysis alone (what the game knew
+/// before move ordering, bounds and estimates), each step added, and `all` without each.
+const RULE_SETS: &str = "plain, threats, threats+order, threats+order+bounds, all, \
+                         all-order, all-bounds, all-estimate";
+
+fn run_rules(name: &str, path: &str, table_mib: f64, cap_s: f64) -> bool {
+    use rules::*;
+    const T: u8 = WIN_NOW | THREATS;
+    match name {
+        "plain" => run::<NONE>(path, name, table_mib, cap_s),
+        "threats" => run::<T>(path, name, table_mib, cap_s),
+        "threats+order" => run::<{ T | ORDER }>(path, name, table_mib, cap_s),
+        "threats+order+bounds" => run::<{ T | ORDER | BOUNDS }>(path, name, table_mib, cap_s),
+        "all" => run::<ALL>(path, name, table_mib, cap_s),
+        "all-order" => run::<{ ALL & !ORDER }>(path, name, table_mib, cap_s),
+        "all-bounds" => run::<{ ALL & !BOUNDS }>(path, name, table_mib, cap_s),
+        "all-estimate" => run::<{ ALL & !ESTIMATE }>(path, name, table_mib, cap_s),
+        _ => {
+            eprintln!("unknown --rules {name:?}; one of {RULE_SETS}");
+            std::process::exit(2)
+        }
+    }
 }
 
 fn main() {
@@ -152,16 +243,28 @@ fn main() {
         Some("run") => {
             let path = args.get(1).cloned().unwrap_or_else(|| usage());
             let (mut table_mib, mut cap_s) = (64.0, 600.0);
+            let (mut rules, mut reference) = ("all".to_string(), false);
             let mut i = 2;
             while i < args.len() {
                 match args[i].as_str() {
                     "--table-mib" => table_mib = value(i).parse().unwrap_or_else(|_| usage()),
                     "--cap" => cap_s = value(i).parse().unwrap_or_else(|_| usage()),
+                    "--rules" => rules = value(i),
+                    "--reference" => {
+                        reference = true;
+                        i += 1;
+                        continue;
+                    }
                     _ => usage(),
                 }
                 i += 2;
             }
-            if !run(&path, table_mib, cap_s) {
+            let ok = if reference {
+                run_reference(&path)
+            } else {
+                run_rules(&rules, &path, table_mib, cap_s)
+            };
+            if !ok {
                 std::process::exit(1);
             }
         }

@@ -15,24 +15,32 @@
 //!   the hash needs no Zobrist table and can never collide.
 //!
 //! # What the game tells the solver
-//! [`outcome`](Game::outcome) reports more than finished games, and only what is exactly true:
-//! the side to move can connect four at once (a win); the opponent threatens two cells the
-//! side to move cannot both block, or every move gives the opponent a four (a loss).
-//! [`generate_moves`](Game::generate_moves) leaves out moves that let the opponent connect
-//! four at once: they lose, and `outcome` already reports a loss when nothing else is left, so
-//! the value of every position is unchanged. Moves come centre first, where Connect Four's
-//! lines are.
+//! Threat analysis, from a few bitboard operations per position ([`knowledge`] has the
+//! details and the sources): [`outcome`](Game::outcome) reports immediate wins, double threats
+//! and positions where every move hands the opponent a four as exact results, and claimeven
+//! value bounds (the side to move cannot win, or cannot lose); [`generate_moves`]
+//! (Game::generate_moves) lists only the forced block when the opponent threatens to connect
+//! four, leaves out moves that let the opponent connect four on top of them, and lists the rest
+//! by the threats they create, centre first among equals; [`estimate`](Game::estimate) gives
+//! df-pn+ the number of moves left. Every piece can be switched off with [`Restricted`], which
+//! tests and benchmarks use to compare search with and without it.
 //!
 //! Positions are written as the usual string of 1-based column digits (`"4453"`: the first
 //! player in column 4, the second in 4, the first in 5, the second in 3).
 
+pub mod knowledge;
 pub mod reference;
 pub mod suite;
+
+pub use knowledge::{Restricted, rules};
 
 use core::fmt;
 use core::str::FromStr;
 
+use proofnum::number::Numbers;
 use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+
+use knowledge::{has_four, winning_cells};
 
 /// Standard Connect Four: 7 columns, 6 rows.
 pub type ConnectFour = Board<7, 6>;
@@ -284,8 +292,13 @@ impl<const W: usize, const H: usize> Board<W, H> {
     /// every move loses.
     #[inline]
     pub fn non_losing_cells(&self) -> u64 {
+        self.non_losing_cells_given(winning_cells::<W, H>(self.current ^ self.mask, self.mask))
+    }
+
+    /// [`non_losing_cells`](Self::non_losing_cells) given the opponent's winning cells.
+    #[inline]
+    fn non_losing_cells_given(&self, threats: u64) -> u64 {
         let possible = self.possible();
-        let threats = winning_cells::<W, H>(self.current ^ self.mask, self.mask);
         let forced = possible & threats;
         let candidates = if forced == 0 {
             possible
@@ -339,48 +352,6 @@ impl<const W: usize, const H: usize> Board<W, H> {
     }
 }
 
-/// True when `stones` hold four in a row on a board of height `H`.
-#[inline(always)]
-pub(crate) fn has_four<const H: usize>(stones: u64) -> bool {
-    // Written out per direction so every shift is a constant the compiler folds.
-    #[inline(always)]
-    fn along(stones: u64, shift: usize) -> u64 {
-        let pairs = stones & down(stones, shift);
-        pairs & down(pairs, 2 * shift)
-    }
-    (along(stones, 1) | along(stones, H + 1) | along(stones, H) | along(stones, H + 2)) != 0
-}
-
-/// `x << s`, and 0 once every bit is shifted out (tall, narrow boards have long strides).
-#[inline(always)]
-const fn up(x: u64, s: usize) -> u64 {
-    if s < 64 { x << s } else { 0 }
-}
-
-/// `x >> s`, and 0 once every bit is shifted out.
-#[inline(always)]
-const fn down(x: u64, s: usize) -> u64 {
-    if s < 64 { x >> s } else { 0 }
-}
-
-/// Empty cells where one more stone of `stones` would make four in a row.
-#[inline(always)]
-pub(crate) fn winning_cells<const W: usize, const H: usize>(stones: u64, mask: u64) -> u64 {
-    /// The missing stone at either end of three, or in either gap of two and one, along a
-    /// line of stride `shift`.
-    #[inline(always)]
-    fn along(stones: u64, shift: usize) -> u64 {
-        let pair_before = up(stones, shift) & up(stones, 2 * shift);
-        let pair_after = down(stones, shift) & down(stones, 2 * shift);
-        (pair_before & (up(stones, 3 * shift) | down(stones, shift)))
-            | (pair_after & (up(stones, shift) | down(stones, 3 * shift)))
-    }
-    // Vertical: three stones straight below.
-    let vertical = (stones << 1) & (stones << 2) & (stones << 3);
-    let cells = vertical | along(stones, H + 1) | along(stones, H) | along(stones, H + 2);
-    cells & Board::<W, H>::BOARD & !mask
-}
-
 impl<const W: usize, const H: usize> Game for Board<W, H> {
     type Move = Column;
 
@@ -399,29 +370,17 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
 
     #[inline]
     fn outcome(&self) -> Outcome {
-        if has_four::<H>(self.current ^ self.mask) {
-            return Outcome::Loss; // the opponent's last move connected four
-        }
-        if self.moves as usize == Self::CELLS {
-            return Outcome::Draw;
-        }
-        if winning_cells::<W, H>(self.current, self.mask) & self.possible() != 0 {
-            return Outcome::Win;
-        }
-        if self.non_losing_cells() == 0 {
-            return Outcome::Loss;
-        }
-        Outcome::Unknown
+        self.outcome_with::<{ rules::ALL }>()
     }
 
     #[inline]
     fn generate_moves(&self, moves: &mut MoveList<'_, Column>) {
-        let cells = self.non_losing_cells();
-        for c in Self::MOVE_ORDER {
-            if cells & Self::column_cells(c as usize) != 0 {
-                moves.push(Column(c));
-            }
-        }
+        self.moves_with::<{ rules::ALL }>(moves)
+    }
+
+    #[inline]
+    fn estimate(&self) -> Numbers {
+        self.estimate_with::<{ rules::ALL }>()
     }
 
     #[inline]

@@ -121,14 +121,15 @@ impl Verdict {
 }
 
 /// Asks df-pn both questions about `line`'s position: does the side to move win, and what is
-/// its value. `limits` applies to each of the two solves.
-pub fn solve_line<T: TranspositionTable>(
+/// its value. `limits` applies to each of the two solves. `G` is [`ConnectFour`] or a
+/// [`super::Restricted`] 7×6 board.
+pub fn solve_line<G: Game + From<ConnectFour>, T: TranspositionTable>(
     line: &Line,
-    dfpn: &mut Dfpn<'_, ConnectFour>,
+    dfpn: &mut Dfpn<'_, G>,
     table: &mut T,
     limits: &mut Limits<'_>,
 ) -> Result<Verdict, ParseError> {
-    let mut position = line.position()?;
+    let mut position = G::from(line.position()?);
     let me = position.side_to_move();
     let wins = dfpn.solve(&mut position, me, table, limits);
     let value = dfpn.solve_value(&mut position, table, limits);

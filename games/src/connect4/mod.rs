@@ -18,12 +18,13 @@
 //! Threat analysis, from a few bitboard operations per position ([`knowledge`] has the
 //! details and the sources): [`outcome`](Game::outcome) reports immediate wins, double threats
 //! and positions where every move hands the opponent a four as exact results, and claimeven
-//! value bounds (the side to move cannot win, or cannot lose); [`generate_moves`]
-//! (Game::generate_moves) lists only the forced block when the opponent threatens to connect
-//! four, leaves out moves that let the opponent connect four on top of them, and lists the rest
-//! by the threats they create, centre first among equals; [`estimate`](Game::estimate) gives
-//! df-pn+ the number of moves left. Every piece can be switched off with [`Restricted`], which
-//! tests and benchmarks use to compare search with and without it.
+//! value bounds (the side to move cannot win, or cannot lose);
+//! [`generate_moves`](Game::generate_moves) lists only the forced block when the opponent
+//! threatens to connect four, leaves out moves that let the opponent connect four on top of
+//! them, and lists the rest by the threats they create, centre first among equals;
+//! [`estimate`](Game::estimate) gives df-pn+ numbers from the moves and threats left. Every
+//! piece can be switched off with [`Restricted`], which tests and benchmarks use to compare
+//! search with and without it.
 //!
 //! Positions are written as the usual string of 1-based column digits (`"4453"`: the first
 //! player in column 4, the second in 4, the first in 5, the second in 3).

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! Options: `--table-mib N` (default 64), `--epsilon F` (default 0.25; 0 is classic df-pn),
-//! `--weak-delta` and `--lazy` (the `DfpnConfig` options of the same names),
+//! `--weak-delta` (`DfpnConfig::weak_delta`),
 //! `--runs N` (default 3), `--cap SECONDS` (per solve; a capped run shows as unsolved).
 //!
 //! Memory is exactly what the example hands the solver: the table buffer and the stack buffer
@@ -85,8 +85,6 @@ const ENTRIES_PER_BUCKET: usize = 4;
 struct Options {
     table_mib: f64,
     epsilon: Epsilon,
-    /// `DfpnConfig::lazy_expansion` (`--lazy`).
-    lazy_expansion: bool,
     /// `DfpnConfig::weak_delta` (`--weak-delta`).
     weak_delta: bool,
     runs: usize,
@@ -122,7 +120,6 @@ fn solve_once<G: Game>(
     let mut table = Table::new(memory).expect("table memory");
     let config = DfpnConfig {
         epsilon: options.epsilon,
-        lazy_expansion: options.lazy_expansion,
         weak_delta: options.weak_delta,
         ..DfpnConfig::default()
     };
@@ -468,7 +465,7 @@ mod chart {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S] [--weak-delta] [--lazy]\n\
+        "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S] [--weak-delta]\n\
          \x20      connect4: [--cache-compare]   uttt: [--ablation]\n\
          \x20      atarigo: [--sweep] [--chart FILE.png] [--font FILE.ttf]"
     );
@@ -481,7 +478,6 @@ fn main() {
     let mut options = Options {
         table_mib: 64.0,
         epsilon: Epsilon::QUARTER,
-        lazy_expansion: false,
         weak_delta: false,
         runs: 3,
         cap_s: 600.0,
@@ -510,10 +506,6 @@ fn main() {
             }
             "--sweep" => {
                 sweep = true;
-                i -= 1;
-            }
-            "--lazy" => {
-                options.lazy_expansion = true;
                 i -= 1;
             }
             "--weak-delta" => {

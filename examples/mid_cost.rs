@@ -6,7 +6,7 @@
 //! cargo build --release --example mid_cost
 //! perf stat -e instructions:u target/release/examples/mid_cost 0.25 157564142155 335662333565
 //! ```
-//! Arguments: `[--lazy] [--weak]` (`DfpnConfig::lazy_expansion`, `weak_delta`), the table size
+//! Arguments: `[--weak]` (`DfpnConfig::weak_delta`), the table size
 //! in MiB, then the positions (columns played, 1-based).
 
 use proofnum::table::Table;
@@ -17,7 +17,6 @@ fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut config = DfpnConfig::default();
     args.retain(|a| match a.as_str() {
-        "--lazy" => std::mem::replace(&mut config.lazy_expansion, true),
         "--weak" => std::mem::replace(&mut config.weak_delta, true),
         _ => true,
     });

@@ -78,15 +78,6 @@ pub struct DfpnConfig {
     /// `427631264721` takes 68,554 MID calls with it and 457 without. Default off, as classic
     /// df-pn.
     pub search_stale_entries: bool,
-    /// Stop evaluating a newly entered position's children as soon as the sum of their δ
-    /// reaches the position's δ threshold: the position then returns to its parent at once,
-    /// and the children not yet looked at could only have raised that sum. The position's
-    /// numbers are then a lower bound on δ (and an upper bound on φ), never a solved value
-    /// the children do not support. It saves the moves, table probes and outcome checks of
-    /// the remaining children at the price of a less exact δ for the parent; see the README's
-    /// benchmark figures for what it does on each game. Ignored with `search_stale_entries` or
-    /// `weak_delta`.
-    pub lazy_expansion: bool,
     /// Against over-counting in DAGs: a position reached by several paths is counted once per
     /// path in the sum of δ. With this on, δ is the weak proof number of Ueda et al. (WPNS,
     /// 2008): the largest child δ plus one for each other unsolved child, instead of the sum.
@@ -99,7 +90,6 @@ impl Default for DfpnConfig {
         DfpnConfig {
             epsilon: Epsilon::QUARTER,
             search_stale_entries: false,
-            lazy_expansion: false,
             weak_delta: false,
         }
     }
@@ -645,11 +635,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let kids = &self.children[first..first + frame.n_children as usize];
         let mut phi = INFINITE;
         let mut second_phi = INFINITE;
-        // δ = Σ δ'(c), summed wide and saturated once (INFINITE if any term is); or, with
-        // `weak_delta`, max δ'(c) + (unsolved children − 1).
+        // δ = Σ δ'(c), summed wide and saturated once (INFINITE if any term is).
         let mut sum = 0u64;
-        let mut max_delta = 0u32;
-        let mut unsolved = 0u64;
         let mut any_infinite = false;
         let mut best = 0;
         for (i, c) in kids.iter().enumerate() {
@@ -661,14 +648,14 @@ impl<'m, G: Game> Dfpn<'m, G> {
             } else if p < second_phi {
                 second_phi = p;
             }
-            let d = c.numbers.delta;
-            sum += d as u64;
-            max_delta = max_delta.max(d);
-            unsolved += (d != 0) as u64;
-            any_infinite |= d == INFINITE;
+            sum += c.numbers.delta as u64;
+            any_infinite |= c.numbers.delta == INFINITE;
         }
         if self.config.weak_delta {
-            sum = (max_delta as u64 + unsolved).saturating_sub(1);
+            // WPNS: max δ'(c) + (unsolved children − 1); 0 when every child is solved.
+            let max = kids.iter().map(|c| c.numbers.delta).max().unwrap_or(0);
+            let unsolved = kids.iter().filter(|c| c.numbers.delta != 0).count();
+            sum = (max as u64 + unsolved as u64).saturating_sub(1);
         }
         let delta = if any_infinite {
             INFINITE
@@ -786,19 +773,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else {
             0
         };
-        // `lazy_expansion`: the δ threshold past which the rest of the children need not be
-        // looked at (never at the root, in walks, or when stale entries are searched).
-        let lazy_delta = if self.config.lazy_expansion
-            && !self.config.search_stale_entries
-            && !self.exhaustive
-            && d != self.base
-            && !self.config.weak_delta
-        {
-            frame.threshold.delta as u64
-        } else {
-            u64::MAX
-        };
-        let mut delta_sum = 0u64;
         // Start loading every child's bucket before the first probe: with a table larger
         // than the caches the probes then wait for memory once, not once per child.
         if n > 1 && table.prefetch_pays() {
@@ -829,12 +803,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
             self.children[first + kept] = child;
             kept += 1;
             if child.numbers.phi == 0 && child.rep == NO_REP && !self.exhaustive {
-                break;
-            }
-            // The node returns at once whatever the other children hold; a child with δ' > 0
-            // is in the sum, so φ (the smallest φ') cannot be a loss the rest would refute.
-            delta_sum += child.numbers.delta as u64;
-            if delta_sum >= lazy_delta {
                 break;
             }
         }

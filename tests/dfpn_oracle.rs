@@ -196,7 +196,6 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
         let config = DfpnConfig {
             epsilon,
             search_stale_entries: rng.chance(30),
-            lazy_expansion: rng.chance(30),
             weak_delta: rng.chance(30),
         };
         let context = format!("seed {seed} game {i} ({shape:?}, {buckets} buckets, {config:?})");

@@ -93,7 +93,6 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
             dfpn: DfpnConfig {
                 epsilon,
                 search_stale_entries: rng.chance(30),
-                lazy_expansion: rng.chance(30),
                 weak_delta: rng.chance(30),
             },
             job_thresholds: rng.chance(50),

@@ -308,10 +308,12 @@ fn atarigo_sweep(options: &Options, chart: Option<&str>, font: &str) {
     ];
     let sizes: Vec<u32> = (12..=22).collect();
     let mut seconds = vec![vec![None; sizes.len()]; 2];
+    let load_before = load_average();
     println!(
         "Atari Go 6×6 crosscut (Black to move; Black wins), cap {} s per run, median of {} run(s)",
         options.cap_s, options.runs
     );
+    println!("machine load before (1, 5, 15-minute load averages): {load_before}");
     println!(
         "{:<22} {:>5} {:>12} {:>10} {:>10} {:>8} {:>12}",
         "variant", "size", "MID calls", "MID/s", "time s", "fill‰", "paper 2007 s"
@@ -361,29 +363,81 @@ fn atarigo_sweep(options: &Options, chart: Option<&str>, font: &str) {
             }
         }
     }
+    let load_after = load_average();
+    println!("machine load after: {load_after}");
     if let Some(path) = chart {
         let series = [
             ("proofnum df-pn (ε = 0)", &seconds[0][..]),
             ("proofnum df-pn 1+ε (ε = 1/4)", &seconds[1][..]),
-            ("paper 2007 df-pn", &PAPER_DFPN[..]),
-            ("paper 2007 df-pn 1+ε", &PAPER_DFPN_EPS[..]),
+            ("Pawlewicz and Lew 2007: df-pn", &PAPER_DFPN[..]),
+            ("Pawlewicz and Lew 2007: df-pn 1+ε", &PAPER_DFPN_EPS[..]),
         ];
-        chart::draw(path, font, &sizes, &series).expect("chart");
+        let unsolved = |times: &[Option<f64>]| -> Vec<String> {
+            sizes
+                .iter()
+                .zip(times)
+                .filter(|(_, t)| t.is_none())
+                .map(|(log2, _)| format!("2^{log2}"))
+                .collect()
+        };
+        let mut notes = vec![
+            format!(
+                "proofnum: 1 thread, median of {} run(s) on {} shared cores; load averages \
+                 (1/5/15 min) {load_before} before, {load_after} after.",
+                options.runs,
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            ),
+            format!(
+                "Pawlewicz and Lew 2007: 3 GHz Pentium 4, 2-hour limit; their df-pn did not solve \
+                 {}.",
+                unsolved(&PAPER_DFPN).join(" and ")
+            ),
+        ];
+        for (v, (name, _)) in variants.iter().enumerate() {
+            let missing = unsolved(&seconds[v]);
+            if !missing.is_empty() {
+                notes.push(format!(
+                    "proofnum {name} did not solve {} within the {} s cap.",
+                    missing.join(", "),
+                    options.cap_s
+                ));
+            }
+        }
+        chart::draw(path, font, &sizes, &series, &notes).expect("chart");
         println!("chart written to {path}");
     }
 }
 
+/// The 1, 5 and 15-minute load averages (Linux's `/proc/loadavg`), or "unknown".
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
+}
+
 mod chart {
-    //! The Table 1 chart: solving time against table size, log scales, one line per variant.
+    //! The Table 1 chart: solving time against table size, log scales, one line per variant;
+    //! this machine's runs solid, the paper's dashed, and notes on where each was measured.
 
     use plotters::prelude::*;
     use plotters::style::{FontStyle, register_font};
+
+    /// Seconds for a log-scale axis label: "0.5 s", "2 s", "100 s".
+    fn seconds_label(y: &f64) -> String {
+        if *y >= 1.0 {
+            format!("{y:.0} s")
+        } else {
+            format!("{y:.1} s")
+        }
+    }
 
     pub fn draw(
         path: &str,
         font: &str,
         sizes: &[u32],
         series: &[(&str, &[Option<f64>])],
+        notes: &[String],
     ) -> Result<(), Box<dyn std::error::Error>> {
         let bytes = std::fs::read(font).map_err(|e| {
             format!("font {font}: {e} (install fonts-dejavu-core or pass --font FILE.ttf)")
@@ -394,11 +448,14 @@ mod chart {
             Box::leak(bytes.into_boxed_slice()),
         )
         .map_err(|_| format!("font {font} is not a TrueType font"))?;
-        let (w, h) = (960u32, 600u32);
+        let (w, h) = (1000u32, 660u32);
         let mut pixels = vec![0u8; (w * h * 3) as usize];
         {
             let root = BitMapBackend::with_buffer(&mut pixels, (w, h)).into_drawing_area();
             root.fill(&WHITE)?;
+            // The notes go under the plot.
+            let note_height = 22 * notes.len() as u32 + 8;
+            let (plot_area, note_area) = root.split_vertically(h - note_height);
             let max = series
                 .iter()
                 .flat_map(|(_, s)| s.iter().flatten())
@@ -407,26 +464,33 @@ mod chart {
                 .iter()
                 .flat_map(|(_, s)| s.iter().flatten())
                 .fold(max, |m, &x| m.min(x));
+            // Whole decades, so every point has a labelled line below and above it.
+            let (min, max) = (
+                10f64.powf(min.log10().floor()),
+                10f64.powf(max.log10().ceil()),
+            );
             let x0 = *sizes.first().unwrap() as f64 - 0.3;
             let x1 = *sizes.last().unwrap() as f64 + 0.3;
-            let mut chart = ChartBuilder::on(&root)
+            let mut chart = ChartBuilder::on(&plot_area)
                 .caption(
-                    "Atari Go 6×6 crosscut: solving time against table size",
+                    "Atari Go 6×6 crosscut: time to prove Black's win against table size",
                     ("sans-serif", 24),
                 )
                 .margin(16)
-                .x_label_area_size(48)
-                .y_label_area_size(64)
-                .build_cartesian_2d(x0..x1, ((min / 2.0)..(max * 2.0)).log_scale())?;
+                .x_label_area_size(52)
+                .y_label_area_size(72)
+                .build_cartesian_2d(x0..x1, (min..max).log_scale())?;
             chart
                 .configure_mesh()
-                .x_desc("table size (entries, log2)")
-                .y_desc("time (s, log scale)")
+                .x_desc("transposition table size (entries, log scale)")
+                .y_desc("solving time (seconds, log scale)")
                 .x_labels(sizes.len())
                 .x_label_formatter(&|x| format!("2^{}", x.round() as i64))
-                .label_style(("sans-serif", 14))
+                .y_label_formatter(&seconds_label)
+                .axis_desc_style(("sans-serif", 16))
+                .label_style(("sans-serif", 15))
                 .draw()?;
-            let colours = [RED, BLUE, RGBColor(240, 150, 150), RGBColor(150, 150, 240)];
+            let colours = [RED, BLUE, RGBColor(230, 120, 120), RGBColor(120, 120, 230)];
             for (k, (name, values)) in series.iter().enumerate() {
                 let colour = colours[k % colours.len()];
                 let points: Vec<(f64, f64)> = sizes
@@ -434,24 +498,51 @@ mod chart {
                     .zip(values.iter())
                     .filter_map(|(&s, v)| v.map(|t| (s as f64, t)))
                     .collect();
-                let style = if k < 2 {
-                    colour.stroke_width(3)
-                } else {
-                    colour.stroke_width(2)
+                // This machine's runs solid and thick, the paper's dashed.
+                let mine = k < 2;
+                let style = colour.stroke_width(if mine { 3 } else { 2 });
+                let legend = move |(x, y): (i32, i32)| {
+                    PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
                 };
-                chart
-                    .draw_series(LineSeries::new(points.clone(), style))?
-                    .label(*name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-                chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))?;
+                if mine {
+                    chart
+                        .draw_series(LineSeries::new(points.clone(), style))?
+                        .label(*name)
+                        .legend(legend);
+                } else {
+                    chart
+                        .draw_series(DashedLineSeries::new(points.clone(), 10, 6, style))?
+                        .label(*name)
+                        .legend(move |(x, y)| {
+                            plotters::element::DashedPathElement::new(
+                                vec![(x, y), (x + 24, y)],
+                                7,
+                                4,
+                                colour.stroke_width(3),
+                            )
+                        });
+                }
+                let radius = if mine { 4 } else { 3 };
+                chart.draw_series(
+                    points
+                        .iter()
+                        .map(|&p| Circle::new(p, radius, colour.filled())),
+                )?;
             }
             chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::UpperRight)
                 .background_style(WHITE.mix(0.9))
                 .border_style(BLACK)
-                .label_font(("sans-serif", 14))
+                .label_font(("sans-serif", 15))
                 .draw()?;
+            for (i, note) in notes.iter().enumerate() {
+                note_area.draw(&Text::new(
+                    note.as_str(),
+                    (24, 4 + 22 * i as i32),
+                    ("sans-serif", 15).into_font().color(&BLACK.mix(0.8)),
+                ))?;
+            }
             root.present()?;
         }
         let file = std::fs::File::create(path)?;

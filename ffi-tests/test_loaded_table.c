@@ -17,9 +17,11 @@
 #include "games.h"
 #include "proofnum.h"
 
-/* ---- The saved table's entry layout (version 3), as src/table/entry.rs documents it ---- */
+/* ---- The saved table's entry layout (version 4), as src/table/entry.rs documents it ---- */
 
 enum { HEADER_BYTES = 64, ENTRY_BYTES = 16 };
+/* The table size of the solver whose table is saved. */
+enum { SAVED_TABLE_BYTES = 1 << 16 };
 
 /* The splitmix64 finaliser. */
 static uint64_t mix64(uint64_t x) {
@@ -28,6 +30,11 @@ static uint64_t mix64(uint64_t x) {
     x ^= x >> 27;
     x *= 0x94D049BB133111EBull;
     return x ^ (x >> 31);
+}
+
+/* What the check is XOR-ed with in the key word's low half. */
+static uint32_t check_mask(uint64_t data_word, uint32_t meta) {
+    return (uint32_t)mix64(data_word ^ (uint64_t)meta * 0x9E3779B97F4A7C15ull);
 }
 
 /* An entry's two native-endian words: key word, then data word. */
@@ -39,17 +46,13 @@ static void read_entry(const unsigned char *at, uint64_t *key_word, uint64_t *da
 /* Rewrites the entry at `at` to hold `phi`, `delta`, keeping its check and meta (best child,
  * work, generation, distance) and recomputing the key word: what a forger can do. */
 static void forge_entry(unsigned char *at, uint32_t phi, uint32_t delta) {
-    uint64_t key_word, data_word, h1, h2, forged_data;
+    uint64_t key_word, data_word, forged_data;
     uint32_t meta, check;
     read_entry(at, &key_word, &data_word);
-    h1 = mix64(data_word);
-    meta = (uint32_t)(key_word >> 32) ^ (uint32_t)(h1 >> 32);
-    h2 = mix64(h1 ^ meta);
-    check = (uint32_t)key_word ^ (uint32_t)h2;
+    meta = (uint32_t)(key_word >> 32);
+    check = (uint32_t)key_word ^ check_mask(data_word, meta);
     forged_data = (uint64_t)phi | (uint64_t)delta << 32;
-    h1 = mix64(forged_data);
-    h2 = mix64(h1 ^ meta);
-    key_word = (uint64_t)(check ^ (uint32_t)h2) | (uint64_t)(meta ^ (uint32_t)(h1 >> 32)) << 32;
+    key_word = (uint64_t)(check ^ check_mask(forged_data, meta)) | (uint64_t)meta << 32;
     memcpy(at, &key_word, 8);
     memcpy(at + 8, &forged_data, 8);
 }
@@ -86,11 +89,11 @@ static int empty_cells(const ttt_t *g) {
     return n;
 }
 
-static pn_solver *new_solver(void **memory) {
+static pn_solver *new_solver(size_t table_bytes, void **memory) {
     pn_config c = pn_config_default();
     size_t bytes = 0, align = 0;
     pn_solver *solver = NULL;
-    c.table_bytes = 1 << 16;
+    c.table_bytes = table_bytes;
     c.max_depth = 16;
     c.max_moves = 9;
     c.verify_memo_entries = 1024;
@@ -111,7 +114,7 @@ static pn_result fresh(void) {
 /* The table after solving every position (values and both sides' pn_solve) from scratch. */
 static unsigned char *solved_table(size_t *length) {
     void *memory;
-    pn_solver *solver = new_solver(&memory);
+    pn_solver *solver = new_solver(SAVED_TABLE_BYTES, &memory);
     pn_table_info info;
     unsigned char *saved;
     int i;
@@ -141,7 +144,9 @@ static unsigned char *solved_table(size_t *length) {
  * moving last. Returns the number of answers checked (0 if the table was refused). */
 static int check_answers(const unsigned char *bytes, size_t length) {
     void *memory;
-    pn_solver *solver = new_solver(&memory);
+    /* Room for the saved table whatever the alignment of this memory (a smaller saved table
+     * is used at its own size). */
+    pn_solver *solver = new_solver(2 * SAVED_TABLE_BYTES, &memory);
     int i, checked = 0;
     uint32_t side;
     if (pn_table_load(solver, bytes, length) != PN_STATUS_OK) {

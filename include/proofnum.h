@@ -1105,7 +1105,8 @@ pn_status pn_table_save(pn_solver *solver, void *buffer, size_t buffer_bytes, si
  * runs on the calling thread, with the node limit and stops only). A refuted answer empties
  * the table and the search runs again; a walk that hits a limit gives that status. So a loaded
  * table never makes a call report a wrong outcome or winning move; `distance` and the loser's
- * choice of defence are read from it unconfirmed.
+ * choice of defence are read from it unconfirmed, and `pn_principal_variation` follows its
+ * entries as they are (`pn_verify` checks a claim whatever the table says).
  *
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`; `bytes` is NULL or readable for

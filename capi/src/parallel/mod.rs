@@ -12,7 +12,8 @@
 //! `pn_verify` or `pn_table_save`, and what they stored is there for it. Unlike the rest of
 //! the interface the parallel calls allocate, and free before returning: the threads, one
 //! df-pn stack and one move buffer per thread, the root PN tree, and byte copies of the game.
-//! The solver's own stack and move buffer are not used.
+//! The solver's own stack and move buffer are used only by the walk that confirms an answer
+//! over a loaded table (`confirm`), on the calling thread after the workers are done.
 //!
 //! # Limits
 //! The node limit and the stop flag (`pn_solver_stop`, from any thread) work as for the serial

@@ -14,7 +14,8 @@
 //!   failing to win, not how the game ends).
 //!
 //! df-pn, PNS and PN² choose their best move by the proof's distances, as the walk does; the
-//! parallel solver chooses by work spent, and the output says so.
+//! parallel solver by work spent when its threads split the root's moves, and the output says
+//! so.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,6 +31,10 @@ const EXIT_UNKNOWN: u8 = 1;
 /// Exit code when `--verify` refutes the answer (a bug in the solver or a hash collision of
 /// the game's own 64-bit keys).
 const EXIT_REFUTED: u8 = 3;
+/// How the parallel solver chooses its best move (`ParallelSolver`'s root choice).
+const PARALLEL_CHOICE: &str = "the parallel solver's choice: among the root moves its threads \
+    searched, the winning move that took least work, or the defence that took most; when one \
+    job settled the root, that job's df-pn choice (shortest win, longest resistance)";
 /// Slots of the proof check's set of verified positions.
 const VERIFY_MEMO_SLOTS: usize = 1 << 22;
 
@@ -127,10 +132,7 @@ pub fn answer<G: Bundled>(
                              {them} cannot win"
                         )
                     } else {
-                        format!(
-                            "holds the draw: the move the parallel search needed least work \
-                             to show keeps {them} from winning"
-                        )
+                        format!("holds the draw: it keeps {them} from winning")
                     },
                     "a drawn line: the best move, then each side's move that keeps the other \
                      from winning, by the shortest proof found"
@@ -149,10 +151,7 @@ pub fn answer<G: Bundled>(
                 println!("answer: proven: {a} can force a win");
                 let best_is = match (attacker_moves, by_distance) {
                     (true, true) => "wins: the shortest win in the proof found".to_string(),
-                    (true, false) => {
-                        "wins: the winning move the parallel search needed least work for"
-                            .to_string()
-                    }
+                    (true, false) => "wins".to_string(),
                     (false, _) => longest_defence(by_distance, &format!(" to {a}'s win")),
                 };
                 let line_is = format!(
@@ -167,17 +166,11 @@ pub fn answer<G: Bundled>(
                         "{a} cannot force a win whatever it plays: the try whose refutation is \
                          longest in the proof found"
                     ),
-                    (true, false) => format!(
-                        "{a} cannot force a win whatever it plays: the try the parallel search \
-                         spent most work refuting"
-                    ),
+                    (true, false) => format!("{a} cannot force a win whatever it plays"),
                     (false, true) => format!(
                         "keeps {a} from winning: the first move of the shortest refutation found"
                     ),
-                    (false, false) => format!(
-                        "keeps {a} from winning: the refutation the parallel search needed \
-                         least work for"
-                    ),
+                    (false, false) => format!("keeps {a} from winning"),
                 };
                 let line_is = format!(
                     "the best move, then {d}'s shortest refutations found against {a}'s longest \
@@ -196,6 +189,9 @@ pub fn answer<G: Bundled>(
             "best move: none (the game scores this position without a search: it is over, or \
              its rules see the result at once)"
         ),
+    }
+    if found.best_move.is_some() && !by_distance {
+        println!("  ({PARALLEL_CHOICE})");
     }
     let (moves, cut) = principal_line(dfpn, game, table, found.best_move, &line);
     let shown: Vec<String> = moves.iter().map(|&m| G::show_move(m)).collect();
@@ -268,7 +264,7 @@ fn longest_defence(by_distance: bool, to_what: &str) -> String {
     if by_distance {
         format!("every move loses{to_what}: the defence that resists longest in the proof found")
     } else {
-        format!("every move loses{to_what}: the defence the parallel search spent most work on")
+        format!("every move loses{to_what}")
     }
 }
 

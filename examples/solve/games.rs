@@ -8,8 +8,8 @@ use proofnum_games::tictactoe::TicTacToe;
 use proofnum_games::uttt::Uttt;
 
 /// The games `solve` knows, with their position notation, for the usage text.
-pub const GAMES_HELP: &str = "\
-  connect4   1-based columns played so far, e.g. 4453 (empty: the start)
+pub const GAMES_HELP: &str =
+    "  connect4   1-based columns played so far, e.g. 4453 (empty: the start)
   tictactoe  cells 0..8 (row-major) played so far, e.g. 40 (empty: the start)
   uttt       a position in the notation of the ultimattt solver, P;BBBBBBBBB;c../../..
              (side to move; the nine boards X, O, # drawn, . open, @ the forced one; the 81

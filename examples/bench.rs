@@ -7,6 +7,7 @@
 //! cargo run --release --example bench -- connect4 --cache-compare      # 256 KiB vs 1 GiB table
 //! cargo run --release --example bench -- uttt --runs 1                 # the two self-play positions
 //! cargo run --release --example bench -- uttt --runs 1 --ablation      # each UTTT rule off in turn
+//! cargo run --release --example bench -- uttt --position 'O;...'       # other UTTT positions
 //! cargo run --release --example bench -- atarigo                       # the 6×6 crosscut
 //! cargo run --release --example bench -- atarigo --sweep --cap 300 --chart docs/atarigo-table1.png
 //! ```
@@ -268,14 +269,23 @@ fn connect4(options: &Options, cache_compare: bool) {
     );
 }
 
-/// The two UTTT positions with all the game's knowledge; with `ablation`, then with each rule
-/// of `proofnum_games::uttt::knowledge` switched off in turn, and with none (the plain game).
-fn uttt(options: &Options, ablation: bool) {
+/// The two UTTT positions (or the `chosen` ones) with all the game's knowledge; with
+/// `ablation`, then with each rule of `proofnum_games::uttt::knowledge` switched off in turn,
+/// and with none (the plain game).
+fn uttt(options: &Options, ablation: bool, chosen: &[String]) {
+    let texts: Vec<&str> = if chosen.is_empty() {
+        UTTT_POSITIONS.to_vec()
+    } else {
+        chosen.iter().map(String::as_str).collect()
+    };
     let solve = |name: &str, knowledge: Knowledge| {
-        let positions: Vec<(String, Uttt)> = UTTT_POSITIONS
+        let positions: Vec<(String, Uttt)> = texts
             .iter()
             .map(|p| {
-                let g: Uttt = p.parse().expect("position");
+                let g: Uttt = p.parse().unwrap_or_else(|e| {
+                    eprintln!("position {p:?}: {e}");
+                    std::process::exit(2)
+                });
                 (p.to_string(), g.with_knowledge(knowledge))
             })
             .collect();
@@ -557,7 +567,7 @@ mod chart {
 fn usage() -> ! {
     eprintln!(
         "usage: bench <connect4|uttt|atarigo> [--table-mib N] [--epsilon F] [--runs N] [--cap S] [--weak-delta]\n\
-         \x20      connect4: [--cache-compare]   uttt: [--ablation]\n\
+         \x20      connect4: [--cache-compare]   uttt: [--ablation] [--position P]...\n\
          \x20      atarigo: [--sweep] [--chart FILE.png] [--font FILE.ttf]"
     );
     std::process::exit(2)
@@ -575,6 +585,7 @@ fn main() {
     };
     let (mut cache_compare, mut sweep, mut chart) = (false, false, None);
     let mut ablation = false;
+    let mut uttt_positions = Vec::new();
     let mut font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf".to_string();
     let mut i = 1;
     let value = |i: usize| args.get(i + 1).cloned().unwrap_or_else(|| usage());
@@ -590,6 +601,7 @@ fn main() {
                     Epsilon::new((f * 1024.0).round() as u32, 1024).unwrap_or_else(|| usage());
             }
             "--chart" => chart = Some(value(i)),
+            "--position" => uttt_positions.push(value(i)),
             "--font" => font = value(i),
             "--cache-compare" => {
                 cache_compare = true;
@@ -615,7 +627,7 @@ fn main() {
     let _ = Player::First;
     match game.as_str() {
         "connect4" => connect4(&options, cache_compare),
-        "uttt" => uttt(&options, ablation),
+        "uttt" => uttt(&options, ablation, &uttt_positions),
         "atarigo" if sweep => atarigo_sweep(&options, chart.as_deref(), &font),
         "atarigo" => atarigo(&options),
         _ => usage(),

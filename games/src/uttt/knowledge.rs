@@ -41,7 +41,7 @@
 use proofnum::Outcome;
 
 use super::Uttt;
-use super::tables::{COMPLETES, FULL, LINE_FREE, THREE};
+use super::tables::{COMPLETES, FULL, THREE};
 
 /// Which pieces of game knowledge a position uses. The value of a position never depends on
 /// it, only how fast the solver finds it; a knowledge-off position is the plain game the rules
@@ -190,17 +190,7 @@ impl Uttt {
     /// with a line of cells free of the other player's stones).
     #[inline]
     fn can_still_win(&self, who: usize) -> bool {
-        let other = 1 - who;
-        let mut potential = self.won[who];
-        let mut open = FULL & !self.closed;
-        while open != 0 {
-            let b = open.trailing_zeros() as usize;
-            open &= open - 1;
-            if LINE_FREE[self.cells[other][b] as usize] {
-                potential |= bit(b);
-            }
-        }
-        THREE[potential as usize]
+        THREE[(self.won[who] | self.alive[who]) as usize]
     }
 
     /// Rule 3 for the side to move `me`, whose critical boards are `mine`.

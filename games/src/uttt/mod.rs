@@ -41,7 +41,7 @@ mod tables;
 pub use knowledge::{Knowledge, Rule};
 pub use notation::ParseError;
 
-use tables::{FULL, KEY_O_TO_MOVE, KEY_TARGET, KEYS, THREE};
+use tables::{FULL, KEY_O_TO_MOVE, KEY_TARGET, KEYS, LINE_FREE, THREE};
 
 /// "No forced board": the next move may go in any open board.
 const ANY: u8 = 9;
@@ -111,12 +111,17 @@ pub struct Uttt {
     won: [u16; 2],
     /// Boards decided (won or full).
     closed: u16,
+    /// Per player, the open boards it can still win: some line of cells holds none of the
+    /// other player's stones (kept up to date by `play` and `undo` for the "cannot win" rule).
+    alive: [u16; 2],
     /// The board the next move must be played in, or [`ANY`].
     target: u8,
     to_move: Player,
     hash: u64,
     /// The forced board before each move played since the position was set up (for `undo`).
     history: [u8; 81],
+    /// [`alive`](Uttt::alive) before each move played (for `undo`).
+    alive_history: [[u16; 2]; 81],
     plies: u8,
     /// The rules [`outcome`](Game::outcome) and [`generate_moves`](Game::generate_moves) use.
     knowledge: Knowledge,
@@ -145,10 +150,12 @@ impl Uttt {
             cells: [[0; 9]; 2],
             won: [0; 2],
             closed: 0,
+            alive: [FULL; 2],
             target: ANY,
             to_move: Player::First,
             hash: 0,
             history: [0; 81],
+            alive_history: [[0; 2]; 81],
             plies: 0,
             knowledge: Knowledge::ALL,
         };
@@ -189,6 +196,16 @@ impl Uttt {
             h ^= KEYS[KEY_O_TO_MOVE];
         }
         h
+    }
+
+    /// Recomputes both players' [`alive`](Uttt::alive) bit of board `b`, an open board, from
+    /// its cells.
+    #[inline]
+    fn refresh_alive(&mut self, b: usize) {
+        let x_can = LINE_FREE[self.cells[1][b] as usize] as u16;
+        let o_can = LINE_FREE[self.cells[0][b] as usize] as u16;
+        self.alive[0] = self.alive[0] & !(1 << b) | x_can << b;
+        self.alive[1] = self.alive[1] & !(1 << b) | o_can << b;
     }
 
     /// The player in `cell` of `board`.
@@ -335,11 +352,19 @@ impl Game for Uttt {
         let me = self.to_move.index();
         self.cells[me][b] |= 1 << c;
         self.hash ^= KEYS[me * 81 + mv.0 as usize];
+        self.alive_history[self.plies as usize] = self.alive;
         if THREE[self.cells[me][b] as usize] {
             self.won[me] |= 1 << b;
             self.closed |= 1 << b;
+            self.alive[0] &= !(1 << b);
+            self.alive[1] &= !(1 << b);
         } else if self.cells[0][b] | self.cells[1][b] == FULL {
             self.closed |= 1 << b;
+            self.alive[0] &= !(1 << b);
+            self.alive[1] &= !(1 << b);
+        } else if !LINE_FREE[self.cells[me][b] as usize] {
+            // My stone took the opponent's last free line in this board.
+            self.alive[1 - me] &= !(1 << b);
         }
         self.history[self.plies as usize] = self.target;
         self.plies += 1;
@@ -369,6 +394,7 @@ impl Game for Uttt {
         // The board was open before the move.
         self.won[me] &= !(1 << b);
         self.closed &= !(1 << b);
+        self.alive = self.alive_history[self.plies as usize];
     }
 }
 
@@ -392,5 +418,45 @@ mod tests {
             assert_eq!(g.hash, g.full_hash());
         }
         assert_eq!(g, Uttt::new());
+    }
+
+    /// `alive` as it should be, from the cells.
+    fn alive_from_scratch(g: &Uttt) -> [u16; 2] {
+        let mut alive = [0; 2];
+        for (p, mask) in alive.iter_mut().enumerate() {
+            for b in 0..9 {
+                if g.closed & 1 << b == 0 && LINE_FREE[g.cells[1 - p][b] as usize] {
+                    *mask |= 1 << b;
+                }
+            }
+        }
+        alive
+    }
+
+    #[test]
+    fn alive_boards_are_kept_up_to_date() {
+        let mut state = 12345u64;
+        for _ in 0..200 {
+            let mut g = Uttt::new().with_knowledge(Knowledge::NONE);
+            let mut line = Vec::new();
+            while g.outcome() == Outcome::Unknown {
+                let mut slots = [Move::default(); 81];
+                let mut list = MoveList::new(&mut slots);
+                g.generate_moves(&mut list);
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let mv = list.as_slice()[(state >> 33) as usize % list.len()];
+                g.play(mv);
+                line.push(mv);
+                assert_eq!(g.alive, alive_from_scratch(&g), "{g}");
+                let reparsed: Uttt = g.to_string().parse().unwrap();
+                assert_eq!(reparsed.alive, g.alive, "{g}");
+            }
+            while let Some(mv) = line.pop() {
+                g.undo(mv);
+                assert_eq!(g.alive, alive_from_scratch(&g), "{g}");
+            }
+        }
     }
 }

@@ -180,6 +180,14 @@ impl FromStr for Uttt {
                 "{nx} X and {no} O stones cannot have {player} to move (X moves first)"
             ));
         }
+        for b in 0..9 {
+            if g.closed & 1 << b == 0 {
+                g.refresh_alive(b);
+            } else {
+                g.alive[0] &= !(1 << b);
+                g.alive[1] &= !(1 << b);
+            }
+        }
         g.hash = g.full_hash();
         Ok(g)
     }

@@ -28,8 +28,9 @@ use proofnum_games::connect4::{Restricted, rules};
 fn usage() -> ! {
     eprintln!(
         "usage: c4suite generate --stones A..B --count N [--seed S]\n\
-         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS] [--rules SET | --reference]\n\
+         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS] [--rules SET] [--value-only] [--reference]\n\
          --rules: the game's knowledge ({RULE_SETS}; default all)\n\
+         --value-only: ask df-pn only for the win/draw/loss value (not also \"does it win\")\n\
          --reference: time the reference alpha-beta solver instead of df-pn"
     );
     std::process::exit(2)
@@ -105,7 +106,15 @@ fn summary(path: &str, what: &str, mid_calls: u64, mut seconds: Vec<f64>) {
 }
 
 /// Solves every line with df-pn on a game with the knowledge `R` (a `rules` set).
-fn run<const R: u8>(path: &str, rules_name: &str, table_mib: f64, cap_s: f64) -> bool {
+/// With `value_only`, asks only for the win/draw/loss value (`solve_value`), not also "does the
+/// side to move win".
+fn run<const R: u8>(
+    path: &str,
+    rules_name: &str,
+    table_mib: f64,
+    cap_s: f64,
+    value_only: bool,
+) -> bool {
     type G<const R: u8> = Restricted<7, 6, R>;
     let lines = read_suite(path);
     let mut memory = vec![0u8; (table_mib * (1 << 20) as f64) as usize];
@@ -123,15 +132,33 @@ fn run<const R: u8>(path: &str, rules_name: &str, table_mib: f64, cap_s: f64) ->
             max_time_us: (cap_s * 1e6) as u64,
             ..Limits::none()
         };
-        let verdict = suite::solve_line(line, &mut dfpn, &mut table, &mut limits).unwrap();
+        let verdict = if value_only {
+            let mut position = G::<R>::from(line.position().unwrap());
+            let v = dfpn.solve_value(&mut position, &mut table, &mut limits);
+            suite::Verdict {
+                wins: proofnum::Status::Unknown(proofnum::Reason::Stopped), // not asked
+                value: v.value,
+                mid_calls: v.stats.mid_calls,
+            }
+        } else {
+            suite::solve_line(line, &mut dfpn, &mut table, &mut limits).unwrap()
+        };
         let elapsed = start.elapsed().as_secs_f64();
-        let ok = verdict.agrees_with(line);
+        let ok = if value_only {
+            verdict.value == Ok(line.value())
+        } else {
+            verdict.agrees_with(line)
+        };
         println!(
             "{} {:<42} {:>4}  wins: {:<10} value: {:<18} {:>10} MID {:>8.3} s",
             if ok { "ok  " } else { "FAIL" },
             line.moves,
             line.score,
-            verdict.wins.to_string(),
+            if value_only {
+                "-".to_string()
+            } else {
+                verdict.wins.to_string()
+            },
             format!("{:?}", verdict.value),
             verdict.mid_calls,
             elapsed
@@ -144,9 +171,14 @@ fn run<const R: u8>(path: &str, rules_name: &str, table_mib: f64, cap_s: f64) ->
             failed += 1;
         }
     }
+    let question = if value_only {
+        "value only"
+    } else {
+        "both questions"
+    };
     summary(
         path,
-        &format!("df-pn, rules {rules_name}"),
+        &format!("df-pn, rules {rules_name}, {question}"),
         mid_calls,
         seconds,
     );
@@ -192,18 +224,20 @@ fn run_reference(path: &str) -> bool {
 const RULE_SETS: &str = "plain, threats, threats+order, threats+order+bounds, all, \
                          all-order, all-bounds, all-estimate";
 
-fn run_rules(name: &str, path: &str, table_mib: f64, cap_s: f64) -> bool {
+fn run_rules(name: &str, path: &str, table_mib: f64, cap_s: f64, value_only: bool) -> bool {
     use rules::*;
     const T: u8 = WIN_NOW | THREATS;
     match name {
-        "plain" => run::<NONE>(path, name, table_mib, cap_s),
-        "threats" => run::<T>(path, name, table_mib, cap_s),
-        "threats+order" => run::<{ T | ORDER }>(path, name, table_mib, cap_s),
-        "threats+order+bounds" => run::<{ T | ORDER | BOUNDS }>(path, name, table_mib, cap_s),
-        "all" => run::<ALL>(path, name, table_mib, cap_s),
-        "all-order" => run::<{ ALL & !ORDER }>(path, name, table_mib, cap_s),
-        "all-bounds" => run::<{ ALL & !BOUNDS }>(path, name, table_mib, cap_s),
-        "all-estimate" => run::<{ ALL & !ESTIMATE }>(path, name, table_mib, cap_s),
+        "plain" => run::<NONE>(path, name, table_mib, cap_s, value_only),
+        "threats" => run::<T>(path, name, table_mib, cap_s, value_only),
+        "threats+order" => run::<{ T | ORDER }>(path, name, table_mib, cap_s, value_only),
+        "threats+order+bounds" => {
+            run::<{ T | ORDER | BOUNDS }>(path, name, table_mib, cap_s, value_only)
+        }
+        "all" => run::<ALL>(path, name, table_mib, cap_s, value_only),
+        "all-order" => run::<{ ALL & !ORDER }>(path, name, table_mib, cap_s, value_only),
+        "all-bounds" => run::<{ ALL & !BOUNDS }>(path, name, table_mib, cap_s, value_only),
+        "all-estimate" => run::<{ ALL & !ESTIMATE }>(path, name, table_mib, cap_s, value_only),
         _ => {
             eprintln!("unknown --rules {name:?}; one of {RULE_SETS}");
             std::process::exit(2)
@@ -243,7 +277,7 @@ fn main() {
         Some("run") => {
             let path = args.get(1).cloned().unwrap_or_else(|| usage());
             let (mut table_mib, mut cap_s) = (64.0, 600.0);
-            let (mut rules, mut reference) = ("all".to_string(), false);
+            let (mut rules, mut reference, mut value_only) = ("all".to_string(), false, false);
             let mut i = 2;
             while i < args.len() {
                 match args[i].as_str() {
@@ -255,6 +289,11 @@ fn main() {
                         i += 1;
                         continue;
                     }
+                    "--value-only" => {
+                        value_only = true;
+                        i += 1;
+                        continue;
+                    }
                     _ => usage(),
                 }
                 i += 2;
@@ -262,7 +301,7 @@ fn main() {
             let ok = if reference {
                 run_reference(&path)
             } else {
-                run_rules(&rules, &path, table_mib, cap_s)
+                run_rules(&rules, &path, table_mib, cap_s, value_only)
             };
             if !ok {
                 std::process::exit(1);

@@ -200,7 +200,11 @@ impl<G: Game> Dfpn<'_, G> {
                 self.children[k].mv = mv;
                 game.play(mv);
                 k += 1;
-                self.frames[k].excluded = 0;
+                // After a move from the last frame there is no frame to reset: the next turn
+                // of the loop cuts the line at the depth limit.
+                if let Some(frame) = self.frames.get_mut(k) {
+                    frame.excluded = 0;
+                }
                 continue;
             }
             // This position does not go the claimed way on this path: go back to the last

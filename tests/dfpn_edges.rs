@@ -508,3 +508,38 @@ fn walks_use_the_whole_stack_depth() {
     assert_eq!(r.status, Status::Unknown(Reason::DepthLimit));
     assert_eq!(game.cells, [0; 9]);
 }
+
+#[test]
+fn a_line_longer_than_a_shallow_stack_is_cut_not_crashed_on() {
+    // Found by the capi_game fuzz target: a table filled by a deep searcher lets a searcher
+    // with a shallow stack walk the principal variation down to its last frame, and playing
+    // the move found there stepped past the frames. 13 stones (1 mod 4): the winner leaves
+    // multiples of 4, so the line has 7 moves, more than a 3-ply stack holds.
+    with_nim(64, 3, |deep, table| {
+        let mut game = Nim::new(13);
+        let r = deep.solve(&mut game, Player::First, table, &mut Limits::default());
+        assert_eq!(r.status, Status::Proven);
+        let mut stack = vec![0u8; Dfpn::<Nim>::stack_bytes(3, 3)];
+        let mut shallow = Dfpn::<Nim>::new(&mut stack, 3, 3, DfpnConfig::default()).unwrap();
+        let mut line = [0u32; 16];
+        let pv = shallow.principal_variation(
+            &mut game,
+            Player::First,
+            table,
+            &mut line,
+            &mut Limits::default(),
+        );
+        assert_eq!(pv.cut, Some(Reason::DepthLimit), "{pv:?}");
+        assert_eq!(game.stones, 13, "the position is restored");
+        // The moves found are the winner's and the loser's, each leaving the winner a
+        // multiple of 4 to leave.
+        let mut stones = 13;
+        for (ply, &take) in line[..pv.len].iter().enumerate() {
+            assert!((1..=3).contains(&take) && take <= stones);
+            stones -= take;
+            if ply % 2 == 0 {
+                assert_eq!(stones % 4, 0, "the winner leaves a multiple of 4");
+            }
+        }
+    });
+}

@@ -28,9 +28,10 @@ use proofnum_games::connect4::{Restricted, rules};
 fn usage() -> ! {
     eprintln!(
         "usage: c4suite generate --stones A..B --count N [--seed S]\n\
-         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS] [--rules SET] [--value-only] [--reference]\n\
+         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS] [--rules SET] [--value-only] [--weak-delta] [--reference]\n\
          --rules: the game's knowledge ({RULE_SETS}; default all)\n\
          --value-only: ask df-pn only for the win/draw/loss value (not also \"does it win\")\n\
+         --weak-delta: df-pn with weak proof numbers (DfpnConfig::weak_delta)\n\
          --reference: time the reference alpha-beta solver instead of df-pn"
     );
     std::process::exit(2)
@@ -105,22 +106,36 @@ fn summary(path: &str, what: &str, mid_calls: u64, mut seconds: Vec<f64>) {
     );
 }
 
+/// How `run` solves: `value_only` asks only for the win/draw/loss value (`solve_value`), not
+/// also "does the side to move win"; `weak_delta` is `DfpnConfig::weak_delta`.
+#[derive(Clone, Copy)]
+struct RunOptions {
+    value_only: bool,
+    weak_delta: bool,
+}
+
 /// Solves every line with df-pn on a game with the knowledge `R` (a `rules` set).
-/// With `value_only`, asks only for the win/draw/loss value (`solve_value`), not also "does the
-/// side to move win".
 fn run<const R: u8>(
     path: &str,
     rules_name: &str,
     table_mib: f64,
     cap_s: f64,
-    value_only: bool,
+    options: RunOptions,
 ) -> bool {
     type G<const R: u8> = Restricted<7, 6, R>;
+    let RunOptions {
+        value_only,
+        weak_delta,
+    } = options;
+    let config = DfpnConfig {
+        weak_delta,
+        ..DfpnConfig::default()
+    };
     let lines = read_suite(path);
     let mut memory = vec![0u8; (table_mib * (1 << 20) as f64) as usize];
     let mut table = Table::new(&mut memory).expect("table memory");
     let mut stack = vec![0u8; Dfpn::<G<R>>::stack_bytes(42, 7)];
-    let mut dfpn = Dfpn::<G<R>>::new(&mut stack, 42, 7, DfpnConfig::default()).unwrap();
+    let mut dfpn = Dfpn::<G<R>>::new(&mut stack, 42, 7, config).unwrap();
     let (mut passed, mut failed) = (0, 0);
     let (mut mid_calls, mut seconds) = (0, Vec::new());
     for line in &lines {
@@ -224,20 +239,20 @@ fn run_reference(path: &str) -> bool {
 const RULE_SETS: &str = "plain, threats, threats+order, threats+order+bounds, all, \
                          all-order, all-bounds, all-estimate";
 
-fn run_rules(name: &str, path: &str, table_mib: f64, cap_s: f64, value_only: bool) -> bool {
+fn run_rules(name: &str, path: &str, table_mib: f64, cap_s: f64, options: RunOptions) -> bool {
     use rules::*;
     const T: u8 = WIN_NOW | THREATS;
     match name {
-        "plain" => run::<NONE>(path, name, table_mib, cap_s, value_only),
-        "threats" => run::<T>(path, name, table_mib, cap_s, value_only),
-        "threats+order" => run::<{ T | ORDER }>(path, name, table_mib, cap_s, value_only),
+        "plain" => run::<NONE>(path, name, table_mib, cap_s, options),
+        "threats" => run::<T>(path, name, table_mib, cap_s, options),
+        "threats+order" => run::<{ T | ORDER }>(path, name, table_mib, cap_s, options),
         "threats+order+bounds" => {
-            run::<{ T | ORDER | BOUNDS }>(path, name, table_mib, cap_s, value_only)
+            run::<{ T | ORDER | BOUNDS }>(path, name, table_mib, cap_s, options)
         }
-        "all" => run::<ALL>(path, name, table_mib, cap_s, value_only),
-        "all-order" => run::<{ ALL & !ORDER }>(path, name, table_mib, cap_s, value_only),
-        "all-bounds" => run::<{ ALL & !BOUNDS }>(path, name, table_mib, cap_s, value_only),
-        "all-estimate" => run::<{ ALL & !ESTIMATE }>(path, name, table_mib, cap_s, value_only),
+        "all" => run::<ALL>(path, name, table_mib, cap_s, options),
+        "all-order" => run::<{ ALL & !ORDER }>(path, name, table_mib, cap_s, options),
+        "all-bounds" => run::<{ ALL & !BOUNDS }>(path, name, table_mib, cap_s, options),
+        "all-estimate" => run::<{ ALL & !ESTIMATE }>(path, name, table_mib, cap_s, options),
         _ => {
             eprintln!("unknown --rules {name:?}; one of {RULE_SETS}");
             std::process::exit(2)
@@ -278,6 +293,7 @@ fn main() {
             let path = args.get(1).cloned().unwrap_or_else(|| usage());
             let (mut table_mib, mut cap_s) = (64.0, 600.0);
             let (mut rules, mut reference, mut value_only) = ("all".to_string(), false, false);
+            let mut weak_delta = false;
             let mut i = 2;
             while i < args.len() {
                 match args[i].as_str() {
@@ -294,6 +310,11 @@ fn main() {
                         i += 1;
                         continue;
                     }
+                    "--weak-delta" => {
+                        weak_delta = true;
+                        i += 1;
+                        continue;
+                    }
                     _ => usage(),
                 }
                 i += 2;
@@ -301,7 +322,11 @@ fn main() {
             let ok = if reference {
                 run_reference(&path)
             } else {
-                run_rules(&rules, &path, table_mib, cap_s, value_only)
+                let options = RunOptions {
+                    value_only,
+                    weak_delta,
+                };
+                run_rules(&rules, &path, table_mib, cap_s, options)
             };
             if !ok {
                 std::process::exit(1);

@@ -18,20 +18,22 @@ const MAX_MOVES: usize = 8;
 /// A safety net: these games need far fewer nodes; hitting it means the search looped.
 const NODE_CAP: u64 = 20_000_000;
 
-/// Solves `graph` under one configuration and compares with the oracle's value.
+/// Solves `graph` under one configuration and compares with the oracle's value. Returns the
+/// MID calls of the two attacker searches.
 fn check<const RULE: u8>(
     graph: &Graph,
     expected: Value,
     buckets: usize,
     config: DfpnConfig,
     context: &str,
-) {
+) -> u64 {
     let mut table_memory = vec![0u8; Table::required_bytes(buckets)];
     let mut table = Table::new(&mut table_memory).unwrap();
     assert_eq!(table.bucket_count(), buckets);
     let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
     let mut dfpn = Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, config).unwrap();
     let mut game = GraphGame::<RULE>::new(graph);
+    let mut mid_calls = 0;
     for attacker in [Player::First, Player::Second] {
         let r = dfpn.solve(
             &mut game,
@@ -39,6 +41,7 @@ fn check<const RULE: u8>(
             &mut table,
             &mut Limits::nodes(NODE_CAP),
         );
+        mid_calls += r.stats.mid_calls;
         let wins = graph.attacker_wins(expected, attacker);
         let want = if wins {
             Status::Proven
@@ -66,6 +69,7 @@ fn check<const RULE: u8>(
     }
     let v = dfpn.solve_value(&mut game, &mut table, &mut Limits::nodes(NODE_CAP));
     assert_eq!(v.value, Ok(expected), "{context}: solve_value\n{graph:#?}");
+    mid_calls
 }
 
 /// The principal variation ends where the game says the claimed side has won, the true claim
@@ -232,40 +236,6 @@ fn random_cyclic_graphs_with_position_rule_match_brute_force() {
     run_shape::<BY_POSITION>(Shape::Cyclic, 20_000, 4);
 }
 
-/// MID calls of both attackers' searches of `graph`, checking each answer against `expected`.
-fn mid_calls_of_both_searches<const RULE: u8>(
-    graph: &Graph,
-    expected: Value,
-    context: &str,
-) -> u64 {
-    let mut table_memory = vec![0u8; Table::required_bytes(1024)];
-    let mut table = Table::new(&mut table_memory).unwrap();
-    let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
-    let mut dfpn =
-        Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, Default::default()).unwrap();
-    let mut game = GraphGame::<RULE>::new(graph);
-    let mut mid_calls = 0;
-    for attacker in [Player::First, Player::Second] {
-        let r = dfpn.solve(
-            &mut game,
-            attacker,
-            &mut table,
-            &mut Limits::nodes(NODE_CAP),
-        );
-        let want = if graph.attacker_wins(expected, attacker) {
-            Status::Proven
-        } else {
-            Status::Disproven
-        };
-        assert_eq!(
-            r.status, want,
-            "{context}: attacker {attacker:?}\n{graph:#?}"
-        );
-        mid_calls += r.stats.mid_calls;
-    }
-    mid_calls
-}
-
 /// The same games with and without true bounds at a third of their interior positions: the
 /// same answers (the oracle's), and the bounds save work overall (a bound settles a position
 /// the search would otherwise have to expand).
@@ -279,8 +249,9 @@ fn bounds_save_work<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
         let mut bounded = plain.clone();
         bounds += bounded.add_true_bounds(&mut rng, 33);
         let context = format!("seed {seed} game {i} ({shape:?})");
-        without += mid_calls_of_both_searches::<RULE>(&plain, expected, &context);
-        with += mid_calls_of_both_searches::<RULE>(&bounded, expected, &context);
+        let config = DfpnConfig::default();
+        without += check::<RULE>(&plain, expected, 1024, config, &context);
+        with += check::<RULE>(&bounded, expected, 1024, config, &context);
     }
     assert!(
         bounds > games,

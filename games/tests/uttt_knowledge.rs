@@ -525,3 +525,66 @@ fn assert_values(g: &Uttt, want: Value) {
         "df-pn with and without knowledge on {g}"
     );
 }
+
+/// The exact value of `g` by df-pn without knowledge, or `None` beyond `max_mid_calls`.
+fn plain_dfpn_value(g: &Uttt, max_mid_calls: u64) -> Option<Value> {
+    let mut game = g.clone().with_knowledge(Knowledge::NONE);
+    let mut memory = vec![0u8; Table::required_bytes(1 << 16)];
+    let mut table = Table::new(&mut memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<Uttt>::stack_bytes(81, 81)];
+    let mut dfpn = Dfpn::<Uttt>::new(&mut stack, 81, 81, DfpnConfig::default()).unwrap();
+    dfpn.solve_value(&mut game, &mut table, &mut Limits::work(max_mid_calls))
+        .value
+        .ok()
+}
+
+#[test]
+#[ignore = "solves hundreds of middle-game positions; run with --release -- --ignored"]
+fn every_claim_agrees_with_plain_df_pn_on_middle_game_positions() {
+    // Positions with 26 to 40 free cells, too large for the exhaustive checks: every outcome
+    // the knowledge claims and every move it leaves out is checked against df-pn without
+    // knowledge (positions it cannot solve within the budget are skipped).
+    const BUDGET: u64 = 300_000;
+    let mut rng = Rng(77);
+    let (mut claims, mut left_out, mut skipped) = (0, 0, 0);
+    for _ in 0..2000 {
+        let plies = 41 + rng.below(15);
+        let Some(g) = random_position(&mut rng, plies) else {
+            continue;
+        };
+        let g = g.with_knowledge(Knowledge::ALL);
+        let (outcome, rule) = g.verdict();
+        if outcome != Outcome::Unknown {
+            match plain_dfpn_value(&g, BUDGET) {
+                Some(v) => {
+                    assert!(
+                        outcome.admits(v),
+                        "{outcome:?} by {rule:?} at {g}, value {v:?}"
+                    );
+                    claims += 1;
+                }
+                None => skipped += 1,
+            }
+        }
+        if matches!(outcome, Outcome::Win | Outcome::Loss | Outcome::Draw) {
+            continue;
+        }
+        let kept = listed(&g);
+        for m in listed(&g.clone().with_knowledge(Knowledge::NONE)) {
+            if kept.contains(&m) {
+                continue;
+            }
+            let mut child = g.clone();
+            child.play(m);
+            match plain_dfpn_value(&child, BUDGET) {
+                Some(v) => {
+                    assert_eq!(v, Value::Win, "{m} left out at {g}");
+                    left_out += 1;
+                }
+                None => skipped += 1,
+            }
+        }
+    }
+    println!("{claims} claims and {left_out} left-out moves checked, {skipped} skipped");
+    assert!(claims >= 200 && left_out >= 1000, "too few checks");
+}

@@ -18,6 +18,24 @@ use super::{Knowledge, Move, Uttt};
 /// Cells tried first: the centre, the corners, then the edges (they lie on most lines).
 const CELL_ORDER: [u8; 9] = [4, 0, 2, 6, 8, 1, 3, 5, 7];
 
+/// `BY_RANK[cells]`: the same cells with bit `i` standing for `CELL_ORDER[i]`, so that the
+/// set bits of a mask come out in [`CELL_ORDER`] lowest first.
+static BY_RANK: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut i = 0;
+        while i < 9 {
+            if m & 1 << CELL_ORDER[i] != 0 {
+                t[m] |= 1 << i;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// How many classes [`Knowledge::ORDER`] sorts moves into: one per combination of the two
 /// features of the module docs.
 const CLASSES: usize = 4;
@@ -68,9 +86,10 @@ impl Uttt {
             }
             return;
         }
-        // Boards where the opponent, sent there, could not win the board at once.
+        // Boards where the opponent, sent there, could not win the board at once (among the
+        // open boards the kept moves send it to).
         let mut quiet = 0u16;
-        let mut open = FULL & !self.closed;
+        let mut open = FULL & !self.closed & kept.iter().fold(0, |all, &cells| all | cells);
         while open != 0 {
             let s = open.trailing_zeros() as usize;
             open &= open - 1;
@@ -101,14 +120,11 @@ impl Uttt {
 
 /// Pushes the cells of `cells` in board `b`, centre first, then corners, then edges.
 #[inline]
-fn push_cells(moves: &mut MoveList<'_, Move>, b: usize, mut cells: u16) {
-    for c in CELL_ORDER {
-        if cells == 0 {
-            return;
-        }
-        if cells & 1 << c != 0 {
-            moves.push(Move::new(b, c as usize));
-            cells &= !(1 << c);
-        }
+fn push_cells(moves: &mut MoveList<'_, Move>, b: usize, cells: u16) {
+    let mut ranks = BY_RANK[(cells & FULL) as usize];
+    while ranks != 0 {
+        let i = ranks.trailing_zeros() as usize;
+        ranks &= ranks - 1;
+        moves.push(Move::new(b, CELL_ORDER[i] as usize));
     }
 }

@@ -112,7 +112,7 @@ fn check<const RULE: u8>(graph: &Graph, settings: &Settings) {
         settings,
         value,
         PnsConfig::pn2(settings.pn2_nodes),
-        8,
+        settings.pns_nodes,
     );
     if let Some(config) = settings.parallel {
         check_parallel::<RULE>(graph, settings, value, config);

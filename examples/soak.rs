@@ -255,6 +255,7 @@ fn one_solve(rng: &mut Rng, counts: &mut Counts, context: &str) {
                 Epsilon::QUARTER
             },
             search_stale_entries: rng.chance(20),
+            weak_delta: rng.chance(30),
         },
         job_thresholds: rng.chance(70),
         max_depth: 64,

@@ -160,9 +160,14 @@ unsafe extern "C" fn hash(c: *mut c_void, out: *mut u64) -> c_int {
     }
 }
 
-/// An outcome callback's garbage: none of `UNKNOWN`, `WIN`, `LOSS`, `DRAW`.
+/// An outcome callback's garbage: `PROVEN`, `DISPROVEN` (outcomes of a search, not of a
+/// position) or a value no outcome has.
 fn bad_outcome(x: u32) -> u32 {
-    4u32.saturating_add(x)
+    match x % 3 {
+        0 => pn_outcome::Proven as u32,
+        1 => pn_outcome::Disproven as u32,
+        _ => (pn_outcome::CannotLose as u32 + 1).saturating_add(x),
+    }
 }
 
 unsafe extern "C" fn outcome(c: *mut c_void, out: *mut u32) -> c_int {
@@ -175,6 +180,8 @@ unsafe extern "C" fn outcome(c: *mut c_void, out: *mut u32) -> c_int {
                 proofnum::Outcome::Win => pn_outcome::Win,
                 proofnum::Outcome::Loss => pn_outcome::Loss,
                 proofnum::Outcome::Draw => pn_outcome::Draw,
+                proofnum::Outcome::CannotWin => pn_outcome::CannotWin,
+                proofnum::Outcome::CannotLose => pn_outcome::CannotLose,
             } as u32;
             0
         }

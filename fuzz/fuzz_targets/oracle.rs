@@ -45,6 +45,7 @@ impl Settings {
         let dfpn = DfpnConfig {
             epsilon,
             search_stale_entries: u.arbitrary()?,
+            weak_delta: u.arbitrary()?,
         };
         let pns_nodes = u.int_in_range(1..=2_000)?;
         let pn2_nodes = u.int_in_range(1..=200)?;

@@ -158,7 +158,8 @@ impl Graph {
             Outcome::Win => return Value::Win,
             Outcome::Loss => return Value::Loss,
             Outcome::Draw => return Value::Draw,
-            Outcome::Unknown => {}
+            // Partial knowledge (`CannotWin`, `CannotLose`) is never generated here.
+            _ => {}
         }
         if node.children.is_empty() {
             return self.no_moves;
@@ -215,8 +216,8 @@ impl Graph {
                 Outcome::Win => Some(Value::Win),
                 Outcome::Loss => Some(Value::Loss),
                 Outcome::Draw => Some(Value::Draw),
-                Outcome::Unknown if n.children.is_empty() => Some(self.no_moves),
-                Outcome::Unknown => None,
+                _ if n.children.is_empty() => Some(self.no_moves),
+                _ => None,
             })
             .collect();
         loop {

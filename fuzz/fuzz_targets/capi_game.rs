@@ -717,6 +717,17 @@ impl Session<'_> {
                 &mut length,
             )
         };
+        // A position with more moves than `max_moves` met by the search at the step that
+        // fills the buffer is reported as a full buffer: the core's walker cuts the line with
+        // `Reason::TooManyMoves` in both cases, and the C ABI tells them apart by the length
+        // alone (found by this target; reported on issue 12). Either status cuts the line.
+        let too_many_at_full_buffer = s == pn_status::BufferTooSmall
+            && length == capacity
+            && ctx.first == Some(Event::TooMany)
+            && ctx.first_failure.is_none();
+        if too_many_at_full_buffer {
+            (ctx.first, ctx.first_failure) = (None, None);
+        }
         let full = s == pn_status::BufferTooSmall && ctx.first.is_none() && !ctx.lied;
         if full || self.check_status(s, ctx, None, "pn_principal_variation") {
             assert!(length <= capacity, "the line fits its buffer");

@@ -6,6 +6,10 @@
 //! cargo build --release --example mid_cost
 //! perf stat -e instructions:u target/release/examples/mid_cost 0.25 157564142155 335662333565
 //! ```
+//! For a profile by function or line (`valgrind --tool=callgrind`, `perf record`), build with
+//! `--profile profiling` instead (release code with debug info; the binary is in
+//! `target/profiling/examples/`): the release profile carries no debug info.
+//!
 //! Arguments: `[--weak]` (`DfpnConfig::weak_delta`), the table size
 //! in MiB, then the positions (columns played, 1-based).
 

@@ -5,6 +5,8 @@
 #   - ffi-tests/test_c.c, test_resources.c and test_loaded_table.c (C99) and test_cpp.cpp
 #     (C++11 and C++17), with warnings as errors, under AddressSanitizer and
 #     UndefinedBehaviorSanitizer, linked to libproofnum.a;
+#   - examples/c/minimal.c (C99, warnings as errors), linked statically (sanitized) and to
+#     libproofnum.so through an rpath, which must print its values' agreement and exit 0;
 #   - the C and C++ examples (built with their Makefiles, also sanitized), the Python
 #     example (ctypes, on libproofnum.so) and ffi-tests/test_python.py (its callback wrappers
 #     under KeyboardInterrupt and SystemExit).
@@ -119,6 +121,17 @@ for std in c++11 c++17; do
         "$root/ffi-tests/test_cpp.cpp" $libs -o "$build/test_cpp_$std"
     [ -x "$build/test_cpp_$std" ] && program "test_cpp ($std)" "$build/test_cpp_$std"
 done
+
+echo "== minimal C example (tic-tac-toe; the README's C snippet made whole)"
+# As the README builds it, with the static and with the shared library (an rpath, so that it
+# starts without LD_LIBRARY_PATH); it exits 1 unless its values are the known ones.
+step "build minimal (C99, static, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
+    "$root/examples/c/minimal.c" $libs -o "$build/minimal"
+expect "minimal (static)" '^both values agree with the known ones$' "$build/minimal"
+step "build minimal (C99, shared)" $CC -std=c99 $warn -I"$root/include" \
+    "$root/examples/c/minimal.c" -L"$lib" -Wl,-rpath,"$lib" -lproofnum -o "$build/minimal_shared"
+expect "minimal (shared, no LD_LIBRARY_PATH)" '^both values agree with the known ones$' \
+    env -u LD_LIBRARY_PATH "$build/minimal_shared"
 
 echo "== C example (Connect Four)"
 mkdir -p "$build/c4_5x4" "$build/c4_7x6"

@@ -14,6 +14,7 @@ oracles are solve.py's plain negamax for tic-tac-toe and Bouton's theorem for Ni
 import _thread
 import ctypes as C
 import os
+import signal
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "python"))
@@ -65,6 +66,10 @@ def raw_value(lib, solver, game):
 
 
 def main():
+    # A process started in the background by a non-interactive shell (as CI may start this
+    # one) inherits SIGINT ignored, and then Python installs no handler and interrupt_main()
+    # does nothing: install Python's own handler, as an interactive run has it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     lib = solve.load_library(sys.argv[1])
     solver = solve.Solver(lib)
     drawn = "........."  # tic-tac-toe is a draw

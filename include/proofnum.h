@@ -996,7 +996,9 @@ pn_status pn_solver_config(pn_solver *solver, struct pn_config *out_config);
  * stop (one meant for a search that has already returned) never stops a later search. To
  * cancel a search that another thread is about to start, repeat the request until that call
  * returns (a request racing with the end of one call and the start of the next may reach
- * either). This is the one call that may be made from another thread, or from a callback,
+ * either). A request made after the call has started, as the caller knows through its own
+ * synchronisation (a callback that signals with release/acquire atomics, a mutex, a
+ * channel), always reaches it. This is the one call that may be made from another thread, or from a callback,
  * while the solver is in use.
  *
  * # Safety

@@ -162,7 +162,7 @@ unsafe extern "C" fn generate(
 ) -> c_int {
     // SAFETY: as in `side`; `moves` holds `cap` slots.
     let p = unsafe { &mut *(ctx as *mut Pile) };
-    p.generated.fetch_add(1, Ordering::Relaxed);
+    p.generated.fetch_add(1, Ordering::Release);
     if let Some(flag) = p.wait_for {
         while !flag.load(Ordering::Acquire) {
             std::thread::yield_now();
@@ -675,7 +675,7 @@ fn a_stop_from_another_thread_ends_the_search() {
         value(handle.0, &mut pile)
     });
     // Wait until the search is inside a callback, stop it, then let the callback return.
-    while GENERATED.load(Ordering::Relaxed) == 0 {
+    while GENERATED.load(Ordering::Acquire) == 0 {
         std::thread::yield_now();
     }
     // SAFETY: the solver's memory lives until the end of this test; stop is the one call
@@ -1207,7 +1207,7 @@ mod parallel {
             (r, pile.stones)
         });
         // Wait until a worker is inside a callback, stop, then let the callback return.
-        while GENERATED.load(Ordering::Relaxed) == 0 {
+        while GENERATED.load(Ordering::Acquire) == 0 {
             std::thread::yield_now();
         }
         // SAFETY: the solver's memory lives until the end of this test; stop is the one call

@@ -132,7 +132,7 @@ mod tests {
         let mut buf = [0u8; 100];
         let mut c = Carver::new(&mut buf[1..]);
         let a = c.take::<u64>(4).unwrap();
-        assert_eq!(a.as_ptr() as usize % 8, 0);
+        assert_eq!(a.as_ptr() as usize % core::mem::align_of::<u64>(), 0);
         assert_eq!(a.len(), 4);
         assert!(c.take::<u64>(100).is_none());
         match c.finish() {

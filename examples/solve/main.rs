@@ -71,6 +71,8 @@ options:
   --seconds S     stop after S seconds
   --search-stale  search positions whose table entry was lost even when their numbers
                   already reach their thresholds (helps when the table is far too small)
+  --weak-delta    weak proof numbers against over-counting in DAGs (DfpnConfig::weak_delta):
+                  (faster on some positions, far slower on others: measure)
   --verify        walk the whole proof again and report the check
   --quiet         no progress line
   --engine E      dfpn (default), pns (best-first proof-number search) or pn2 (PN²)
@@ -156,6 +158,7 @@ pub struct Options {
     verify: bool,
     quiet: bool,
     search_stale: bool,
+    weak_delta: bool,
     engine: Engine,
     arena_mib: usize,
     second_level: usize,
@@ -178,6 +181,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         verify: false,
         quiet: false,
         search_stale: false,
+        weak_delta: false,
         engine: Engine::Dfpn,
         arena_mib: DEFAULT_ARENA_MIB,
         second_level: DEFAULT_SECOND_LEVEL,
@@ -224,6 +228,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             "--attacker" => o.attacker = Some(value(arg)?),
             "--verify" => o.verify = true,
             "--search-stale" => o.search_stale = true,
+            "--weak-delta" => o.weak_delta = true,
             "--quiet" => o.quiet = true,
             other => return Err(format!("unknown option {other:?}")),
         }
@@ -332,7 +337,7 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let config = DfpnConfig {
         epsilon: o.epsilon,
         search_stale_entries: o.search_stale,
-        ..DfpnConfig::default()
+        weak_delta: o.weak_delta,
     };
     let mut dfpn = Dfpn::<G>::new(&mut stack_memory, G::MAX_DEPTH, G::MAX_MOVES, config)
         .map_err(|e| e.to_string())?;

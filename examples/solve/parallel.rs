@@ -28,7 +28,7 @@ pub fn solve<'t, G: Bundled>(
         dfpn: DfpnConfig {
             epsilon: o.epsilon,
             search_stale_entries: o.search_stale,
-            ..DfpnConfig::default()
+            weak_delta: o.weak_delta,
         },
         max_depth: G::MAX_DEPTH,
         max_moves: G::MAX_MOVES,

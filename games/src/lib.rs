@@ -18,6 +18,8 @@
 //!   start of the 1+ε paper's experiment; points in Go coordinates, positions as moves from
 //!   the crosscut or as a setup ([`atarigo::notation`]).
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
+//! - [`stockfish`]: a Stockfish driver over UCI (a child process, every read with a deadline),
+//!   the independent referee of the chess suites and benchmark.
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
 //! while a search runs.
@@ -26,5 +28,6 @@
 
 pub mod atarigo;
 pub mod connect4;
+pub mod stockfish;
 pub mod tictactoe;
 pub mod uttt;

@@ -17,6 +17,10 @@
 //! - [`atarigo`]: Atari Go (first capture wins) on boards up to 7×7, with the 6×6 crosscut
 //!   start of the 1+ε paper's experiment; points in Go coordinates, positions as moves from
 //!   the crosscut or as a setup ([`atarigo::notation`]).
+//! - [`chess`]: chess on the `cozy-chess` move generator, the question "can this side force
+//!   checkmate?" with repetitions as draws, optional fifty-move rule and checks-only mode,
+//!   cheap knowledge (mate in one, material that cannot mate, move order, df-pn+ estimates),
+//!   FEN, UCI and SAN text.
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
 //! - [`stockfish`]: a Stockfish driver over UCI (a child process, every read with a deadline),
 //!   the independent referee of the chess suites and benchmark.
@@ -27,6 +31,7 @@
 #![forbid(unsafe_code)]
 
 pub mod atarigo;
+pub mod chess;
 pub mod connect4;
 pub mod stockfish;
 pub mod tictactoe;

@@ -1,0 +1,202 @@
+//! What a chess position says about its value before any search, and in which order to try
+//! its moves. Every claim here is a chess fact stated in the exact form it is used: a wrong
+//! bound makes the solver prove something false.
+//!
+//! # Rules (for the side to move)
+//! 1. **Mate in one** ([`Knowledge::MATE_IN_ONE`]): some legal move checkmates: a win. Only
+//!    checking moves are tried (a mate is a check), each played on a copy of the board and
+//!    asked whether the opponent has a legal reply. A mate is a check, so this also holds in
+//!    checks-only mode.
+//! 2. **No mating material** ([`Knowledge::CANNOT_WIN`]): a side *cannot mate* when it has a
+//!    lone king (a king never gives check), or a king and one knight or one bishop against a
+//!    lone king (the lone king always keeps a flight square or a capture: no mate position
+//!    exists). Both facts last: a lone king never gains material, and the other side can only
+//!    lose its minor piece. When the side to move cannot mate the outcome is
+//!    [`Outcome::CannotWin`], when the opponent cannot [`Outcome::CannotLose`], when neither can
+//!    [`Outcome::Draw`]. Not claimed, because false: two knights against a lone king (they
+//!    cannot mate against best defence, but mates exist: `k7/3N4/1K2N3/8/8/8/8/8 w`, Nc7#, so
+//!    "cannot win" would be wrong there), a minor piece against a king with anything else (the other
+//!    side's own pieces can block its king: smothered mates), same-coloured bishops (true,
+//!    but rare enough not to pay for the test).
+//! 3. **Move order** ([`Knowledge::ORDER`]): checks first, then captures and promotions, then
+//!    the quiet moves (cozy-chess's order inside each group). On equal numbers df-pn takes the
+//!    first child, so the forcing moves are tried first.
+//! 4. **df-pn+ estimates** ([`Knowledge::ESTIMATE`]): a new position's (φ, δ) is (1, number of
+//!    legal moves of the side to move): showing that a side with many moves cannot win takes
+//!    refuting every one of them, so a defender with few replies (in check, say) is a cheap
+//!    node to prove for the attacker (Nagai's df-pn+ initialisation from mobility).
+//!
+//! Each rule is a switch so benchmarks can measure what it pays (README's chess section).
+
+use cozy_chess::{Board, Color, Piece};
+use proofnum::{MoveList, Numbers, Outcome};
+
+use super::{Chess, Move, gives_check};
+
+/// Which pieces of chess knowledge a position uses. The value of a position never depends on
+/// it, only the speed of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Knowledge(u8);
+
+impl Knowledge {
+    /// Nothing but the rules: `outcome` reports only mates, stalemates and the fifty-move
+    /// draw, moves come in cozy-chess's order, estimates are (1, 1).
+    pub const NONE: Knowledge = Knowledge(0);
+    /// Rule 1 of the module docs: a win when the side to move mates in one.
+    pub const MATE_IN_ONE: Knowledge = Knowledge(1);
+    /// Rule 2: bounds from material that can never mate.
+    pub const CANNOT_WIN: Knowledge = Knowledge(1 << 1);
+    /// Rule 3: checks, then captures and promotions, then quiet moves.
+    pub const ORDER: Knowledge = Knowledge(1 << 2);
+    /// Rule 4: df-pn+ estimates from the number of legal moves.
+    pub const ESTIMATE: Knowledge = Knowledge(1 << 3);
+    /// Every rule: the default of every position.
+    pub const ALL: Knowledge = Knowledge((1 << 4) - 1);
+    /// The rules one by one, with their names (for benchmarks that switch each off in turn).
+    pub const EACH: [(&'static str, Knowledge); 4] = [
+        ("mate-in-one", Knowledge::MATE_IN_ONE),
+        ("cannot-win", Knowledge::CANNOT_WIN),
+        ("order", Knowledge::ORDER),
+        ("estimate", Knowledge::ESTIMATE),
+    ];
+
+    /// True when every rule of `other` is in `self`.
+    #[inline]
+    pub const fn contains(self, other: Knowledge) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The rules of both.
+    pub const fn with(self, other: Knowledge) -> Knowledge {
+        Knowledge(self.0 | other.0)
+    }
+
+    /// The rules of `self` that are not in `other`.
+    pub const fn without(self, other: Knowledge) -> Knowledge {
+        Knowledge(self.0 & !other.0)
+    }
+}
+
+impl Default for Knowledge {
+    fn default() -> Self {
+        Knowledge::ALL
+    }
+}
+
+/// True when `color` can never checkmate from this board, whatever is played (rule 2 of the
+/// module docs: a lone king, or king and one minor piece against a lone king).
+pub fn cannot_mate(board: &Board, color: Color) -> bool {
+    let kings = board.pieces(Piece::King);
+    let ours = board.colors(color) & !kings;
+    if ours.is_empty() {
+        return true;
+    }
+    let theirs = board.colors(!color) & !kings;
+    let minors = board.pieces(Piece::Knight) | board.pieces(Piece::Bishop);
+    theirs.is_empty() && ours.len() == 1 && ours.is_subset(minors)
+}
+
+/// True when the side to move has a move that checkmates.
+pub fn has_mate_in_one(board: &Board) -> bool {
+    mating_move(board).is_some()
+}
+
+/// A move of the side to move that checkmates, if there is one (the first cozy-chess lists).
+pub fn mating_move(board: &Board) -> Option<Move> {
+    let mut found = None;
+    board.generate_moves(|set| {
+        for mv in set {
+            if gives_check(board, mv) {
+                let mut after = board.clone();
+                after.play_unchecked(mv);
+                if !after.generate_moves(|_| true) {
+                    found = Some(Move::from(mv));
+                    return true;
+                }
+            }
+        }
+        false
+    });
+    found
+}
+
+/// The knowledge part of [`proofnum::Game::outcome`] for a position with legal moves that is
+/// not drawn by the fifty-move rule.
+pub(super) fn outcome(chess: &Chess) -> Outcome {
+    let board = chess.board();
+    let knowledge = chess.knowledge;
+    if knowledge.contains(Knowledge::CANNOT_WIN) {
+        let us = board.side_to_move();
+        match (cannot_mate(board, us), cannot_mate(board, !us)) {
+            (true, true) => return Outcome::Draw,
+            (true, false) => return Outcome::CannotWin,
+            (false, true) => {
+                // Still worth knowing whether the side to move mates at once.
+                if knowledge.contains(Knowledge::MATE_IN_ONE) && has_mate_in_one(board) {
+                    return Outcome::Win;
+                }
+                return Outcome::CannotLose;
+            }
+            (false, false) => {}
+        }
+    }
+    if knowledge.contains(Knowledge::MATE_IN_ONE) && has_mate_in_one(board) {
+        return Outcome::Win;
+    }
+    Outcome::Unknown
+}
+
+/// How a move is grouped by [`ordered_moves`]: lower groups first.
+const GROUP_CHECK: u8 = 0;
+const GROUP_CAPTURE: u8 = 1;
+const GROUP_QUIET: u8 = 2;
+const GROUPS: u8 = 3;
+
+/// Writes the legal moves of `board` (only the checking ones when `checks_only`) into `moves`:
+/// checks, then captures and promotions, then quiet moves.
+pub(super) fn ordered_moves(board: &Board, checks_only: bool, moves: &mut MoveList<'_, Move>) {
+    let mut grouped = [(0u8, Move::default()); super::MAX_MOVES];
+    let mut n = 0;
+    let theirs = board.colors(!board.side_to_move());
+    board.generate_moves(|set| {
+        for mv in set {
+            let group = if gives_check(board, mv) {
+                GROUP_CHECK
+            } else if checks_only {
+                continue;
+            } else if theirs.has(mv.to) || mv.promotion.is_some() {
+                GROUP_CAPTURE
+            } else {
+                GROUP_QUIET
+            };
+            if let Some(slot) = grouped.get_mut(n) {
+                *slot = (group, Move::from(mv));
+            }
+            n += 1;
+        }
+        false
+    });
+    if n > grouped.len() {
+        // More moves than any chess position has: pass them all on so the list overflows
+        // and the solver reports it.
+        (0..n).for_each(|_| moves.push(Move::default()));
+        return;
+    }
+    for group in 0..GROUPS {
+        for &(g, mv) in &grouped[..n] {
+            if g == group {
+                moves.push(mv);
+            }
+        }
+    }
+}
+
+/// The df-pn+ estimate of rule 4: (1, number of legal moves).
+pub(super) fn estimate(board: &Board) -> Numbers {
+    let mut count = 0u32;
+    board.generate_moves(|set| {
+        count += set.len() as u32;
+        false
+    });
+    Numbers::new(1, count.max(1))
+}

@@ -1,0 +1,175 @@
+//! Chess text: FEN positions, moves in UCI (`e2e4`, `e7e8q`, castling `e1g1`) and SAN
+//! (`Nf3`, `exd5`, `O-O`, `Qh4#`), and a board diagram. Parsing and printing of moves is
+//! cozy-chess's (`cozy_chess::util`); this module adds the error types and the game's view.
+
+use core::fmt;
+
+use cozy_chess::util::{display_san_move, display_uci_move, parse_san_move, parse_uci_move};
+use cozy_chess::{Board, Color, File, Piece, Rank, Square};
+
+use super::{Chess, Move};
+
+/// A FEN string that does not describe a legal chess position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    /// The text that was given.
+    pub fen: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad FEN \"{}\": {}", self.fen, self.reason)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// A move text that is not a legal move of the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    /// The text that was given.
+    pub text: String,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "\"{}\" is not a legal move here (UCI like e2e4, e7e8q, e1g1, or SAN like Nf3, O-O)",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Parses a FEN string into a board. The halfmove clock and fullmove number may be left out
+/// (four fields, as in EPD); they default to 0 and 1.
+pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let error = |reason: &str| FenError {
+        fen: fen.to_string(),
+        reason: reason.to_string(),
+    };
+    let full = match fields.len() {
+        4 => format!("{} 0 1", fields.join(" ")),
+        5 => format!("{} 1", fields.join(" ")),
+        6 => fields.join(" "),
+        n => {
+            return Err(error(&format!(
+                "{n} fields; expected 4 to 6 (pieces, side, castling, en passant[, halfmove clock, fullmove number])"
+            )));
+        }
+    };
+    Board::from_fen(&full, false).map_err(|e| error(&e.to_string()))
+}
+
+impl Chess {
+    /// The current position as a FEN string.
+    pub fn fen(&self) -> String {
+        self.board().to_string()
+    }
+
+    /// `mv` in UCI notation (`e2e4`, `e7e8q`; castling as the king's two-square move, `e1g1`).
+    /// `mv` must be a move of the current position.
+    pub fn uci(&self, mv: Move) -> String {
+        display_uci_move(self.board(), mv.to_cozy()).to_string()
+    }
+
+    /// `mv` in standard algebraic notation (`Nf3`, `exd5`, `O-O`, `Qh4#`). `mv` must be a legal
+    /// move of the current position.
+    pub fn san(&self, mv: Move) -> String {
+        display_san_move(self.board(), mv.to_cozy()).to_string()
+    }
+
+    /// A legal move of the current position from UCI (`e2e4`, `e1g1`) or SAN (`Nf3`, `O-O`).
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let board = self.board();
+        let error = || MoveError {
+            text: text.to_string(),
+        };
+        let uci = parse_uci_move(board, text)
+            .ok()
+            .filter(|&mv| board.is_legal(mv));
+        let mv = match uci {
+            Some(mv) => mv,
+            None => parse_san_move(board, text).map_err(|_| error())?,
+        };
+        if board.is_legal(mv) {
+            Ok(Move::from(mv))
+        } else {
+            Err(error())
+        }
+    }
+
+    /// The moves of `line`, played in turn from the current position, in SAN with move
+    /// numbers (`1. Qh5+ Kd7 2. Qf7#`; `1... Qh4#` when Black moves first). Every move must be
+    /// legal where it is played.
+    pub fn san_line(&self, line: &[Move]) -> String {
+        let mut board = self.board().clone();
+        let mut number = board.fullmove_number();
+        let mut text = String::new();
+        for (i, &mv) in line.iter().enumerate() {
+            let white = board.side_to_move() == Color::White;
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            if white {
+                text.push_str(&format!("{number}. "));
+            } else if i == 0 {
+                text.push_str(&format!("{number}... "));
+            }
+            text.push_str(&display_san_move(&board, mv.to_cozy()).to_string());
+            board.play_unchecked(mv.to_cozy());
+            if !white {
+                number += 1;
+            }
+        }
+        text
+    }
+
+    /// The moves of `line` in UCI notation, space separated, played in turn from the current
+    /// position.
+    pub fn uci_line(&self, line: &[Move]) -> String {
+        let mut board = self.board().clone();
+        let mut words = Vec::with_capacity(line.len());
+        for &mv in line {
+            words.push(display_uci_move(&board, mv.to_cozy()).to_string());
+            board.play_unchecked(mv.to_cozy());
+        }
+        words.join(" ")
+    }
+}
+
+/// A text diagram of `board`, White at the bottom: uppercase White, lowercase Black, `.` for an
+/// empty square, files and ranks labelled.
+pub fn diagram(board: &Board) -> String {
+    let mut text = String::new();
+    for rank in Rank::ALL.iter().rev() {
+        text.push_str(&format!("{} ", *rank as usize + 1));
+        for file in File::ALL {
+            let square = Square::new(file, *rank);
+            let symbol = match (board.piece_on(square), board.color_on(square)) {
+                (Some(piece), Some(color)) => piece_char(piece, color),
+                _ => '.',
+            };
+            text.push(' ');
+            text.push(symbol);
+        }
+        text.push('\n');
+    }
+    text.push_str("   a b c d e f g h\n");
+    text
+}
+
+/// FEN's letter for a piece: uppercase for White.
+fn piece_char(piece: Piece, color: Color) -> char {
+    let c = char::from(piece);
+    if color == Color::White {
+        c.to_ascii_uppercase()
+    } else {
+        c
+    }
+}

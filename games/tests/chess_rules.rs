@@ -1,0 +1,322 @@
+//! The chess game's rules through the `Game` trait, against published perft figures.
+//!
+//! Perft counts the leaves of the legal move tree to a fixed depth; the figures below are the
+//! standard ones of the chess programming community (the "Perft Results" page of the Chess
+//! Programming Wiki: the start position, Kiwipete and positions 3 to 6), found by many
+//! independent move generators. The walk goes through `generate_moves`, `play` and `undo` of
+//! the trait, so the adapter (move packing, ordering, undo stack, hash restore) must lose and
+//! invent no move. Leaves are also classified (captures, en passant, castling, promotions,
+//! checks, mates) where the page gives those figures: checks are counted with our bitboard
+//! `gives_check` at the parent, mates with the trait's `outcome`.
+
+use cozy_chess::{Board, Piece};
+use proofnum::{Game, MoveList, Outcome, Player};
+use proofnum_games::chess::{Chess, Knowledge, MAX_MOVES, Move, gives_check};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const POSITION_3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+const POSITION_4: &str = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1";
+const POSITION_4_MIRRORED: &str =
+    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1";
+const POSITION_5: &str = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8";
+const POSITION_6: &str = "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10";
+
+/// Leaf counts of a perft walk, by kind of the last move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    nodes: u64,
+    captures: u64,
+    en_passant: u64,
+    castles: u64,
+    promotions: u64,
+    checks: u64,
+    mates: u64,
+}
+
+fn moves_of(game: &Chess) -> Vec<Move> {
+    let mut slots = [Move::default(); MAX_MOVES];
+    let mut list = MoveList::new(&mut slots);
+    game.generate_moves(&mut list);
+    assert!(!list.overflowed());
+    list.as_slice().to_vec()
+}
+
+fn perft(game: &mut Chess, depth: u32, counts: &mut Counts) {
+    let moves = moves_of(game);
+    let hash = game.hash();
+    let before = game.board().clone();
+    for mv in moves {
+        if depth == 1 {
+            classify(game.board(), mv, counts);
+        }
+        game.play(mv);
+        if depth == 1 {
+            counts.nodes += 1;
+            if game.in_check() && game.outcome() == Outcome::Loss {
+                counts.mates += 1;
+            }
+        } else {
+            perft(game, depth - 1, counts);
+        }
+        game.undo(mv);
+        assert_eq!(game.hash(), hash, "hash restored after {mv:?}");
+    }
+    assert_eq!(game.board(), &before, "position restored");
+}
+
+fn classify(board: &Board, mv: Move, counts: &mut Counts) {
+    let cozy = mv.to_cozy();
+    let us = board.side_to_move();
+    let moved = board.piece_on(cozy.from).unwrap();
+    let castle = moved == Piece::King && board.colors(us).has(cozy.to);
+    let en_passant = moved == Piece::Pawn
+        && cozy.from.file() != cozy.to.file()
+        && !board.occupied().has(cozy.to);
+    if castle {
+        counts.castles += 1;
+    } else if en_passant {
+        counts.en_passant += 1;
+        counts.captures += 1;
+    } else if board.colors(!us).has(cozy.to) {
+        counts.captures += 1;
+    }
+    if cozy.promotion.is_some() {
+        counts.promotions += 1;
+    }
+    if gives_check(board, cozy) {
+        counts.checks += 1;
+    }
+}
+
+fn run(fen: &str, depth: u32, knowledge: Knowledge) -> Counts {
+    let mut game = Chess::from_fen(fen).unwrap().with_knowledge(knowledge);
+    let mut counts = Counts::default();
+    perft(&mut game, depth, &mut counts);
+    counts
+}
+
+/// Node counts only, with and without move ordering.
+fn assert_nodes(fen: &str, expected: &[u64]) {
+    for (depth, &nodes) in (1..).zip(expected) {
+        for knowledge in [Knowledge::NONE, Knowledge::ALL] {
+            assert_eq!(
+                run(fen, depth, knowledge).nodes,
+                nodes,
+                "{fen} depth {depth} {knowledge:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn perft_start_position() {
+    assert_nodes(START, &[20, 400, 8_902]);
+    let d4 = run(START, 4, Knowledge::ALL);
+    assert_eq!(
+        d4,
+        Counts {
+            nodes: 197_281,
+            captures: 1_576,
+            checks: 469,
+            mates: 8,
+            ..Counts::default()
+        }
+    );
+}
+
+#[test]
+fn perft_kiwipete_castling_en_passant() {
+    assert_nodes(KIWIPETE, &[48, 2_039]);
+    let d3 = run(KIWIPETE, 3, Knowledge::ALL);
+    assert_eq!(
+        d3,
+        Counts {
+            nodes: 97_862,
+            captures: 17_102,
+            en_passant: 45,
+            castles: 3_162,
+            promotions: 0,
+            checks: 993,
+            mates: 1,
+        }
+    );
+}
+
+#[test]
+fn perft_position_3_en_passant_and_pins() {
+    assert_nodes(POSITION_3, &[14, 191, 2_812]);
+    let d4 = run(POSITION_3, 4, Knowledge::ALL);
+    assert_eq!(
+        d4,
+        Counts {
+            nodes: 43_238,
+            captures: 3_348,
+            en_passant: 123,
+            checks: 1_680,
+            mates: 17,
+            ..Counts::default()
+        }
+    );
+}
+
+#[test]
+fn perft_position_4_promotions_both_colours() {
+    for fen in [POSITION_4, POSITION_4_MIRRORED] {
+        assert_nodes(fen, &[6, 264]);
+        let d3 = run(fen, 3, Knowledge::ALL);
+        assert_eq!(
+            d3,
+            Counts {
+                nodes: 9_467,
+                captures: 1_021,
+                en_passant: 4,
+                castles: 0,
+                promotions: 120,
+                checks: 38,
+                mates: 22,
+            },
+            "{fen}"
+        );
+    }
+}
+
+#[test]
+fn perft_positions_5_and_6() {
+    assert_nodes(POSITION_5, &[44, 1_486, 62_379]);
+    assert_nodes(POSITION_6, &[46, 2_079, 89_890]);
+}
+
+/// The deeper figures: about a minute in release mode (`cargo test --release -p
+/// proofnum-games --test chess_rules -- --ignored`).
+#[test]
+#[ignore]
+fn perft_deep() {
+    assert_eq!(run(START, 5, Knowledge::ALL).nodes, 4_865_609);
+    assert_eq!(run(KIWIPETE, 4, Knowledge::ALL).nodes, 4_085_603);
+    assert_eq!(run(POSITION_3, 5, Knowledge::ALL).nodes, 674_624);
+    assert_eq!(run(POSITION_4, 4, Knowledge::ALL).nodes, 422_333);
+    assert_eq!(run(POSITION_5, 4, Knowledge::ALL).nodes, 2_103_487);
+    assert_eq!(run(POSITION_6, 4, Knowledge::ALL).nodes, 3_894_594);
+}
+
+/// `gives_check` against playing the move and asking cozy-chess, for every move of every
+/// position of small perft trees (all the special moves occur in them).
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    fn walk(board: &Board, depth: u32, tested: &mut u64) {
+        board.generate_moves(|set| {
+            for mv in set {
+                let mut after = board.clone();
+                after.play_unchecked(mv);
+                assert_eq!(
+                    gives_check(board, mv),
+                    !after.checkers().is_empty(),
+                    "{board} {mv}"
+                );
+                *tested += 1;
+                if depth > 1 {
+                    walk(&after, depth - 1, tested);
+                }
+            }
+            false
+        });
+    }
+    let mut tested = 0;
+    for fen in [
+        START,
+        KIWIPETE,
+        POSITION_3,
+        POSITION_4,
+        POSITION_4_MIRRORED,
+        POSITION_5,
+        POSITION_6,
+    ] {
+        walk(
+            &Chess::from_fen(fen).unwrap().board().clone(),
+            3,
+            &mut tested,
+        );
+    }
+    assert!(tested > 100_000, "{tested}");
+}
+
+/// Checks-only mode: the attacker's list is exactly its checking moves, the defender's every
+/// legal move.
+#[test]
+fn checks_only_lists_the_attackers_checks_and_every_defence() {
+    for fen in [KIWIPETE, POSITION_4, POSITION_5, POSITION_6] {
+        let plain = Chess::from_fen(fen).unwrap();
+        let attacker = plain.side_to_move();
+        let mut game = plain.clone().with_checks_only(attacker);
+        let checks: Vec<Move> = plain
+            .legal_moves()
+            .into_iter()
+            .filter(|m| gives_check(plain.board(), m.to_cozy()))
+            .collect();
+        let mut listed = moves_of(&game);
+        listed.sort();
+        let mut expected = checks.clone();
+        expected.sort();
+        assert_eq!(listed, expected, "{fen}");
+        // The defender, after any move of the plain game, keeps every legal move.
+        for mv in plain.legal_moves() {
+            game.play(mv);
+            assert_eq!(moves_of(&game).len(), game.legal_moves().len());
+            game.undo(mv);
+        }
+    }
+}
+
+#[test]
+fn players_are_colours() {
+    let game = Chess::startpos();
+    assert_eq!(game.side_to_move(), Player::First);
+    let black = Chess::from_fen(POSITION_4_MIRRORED).unwrap();
+    assert_eq!(black.side_to_move(), Player::Second);
+}
+
+#[test]
+fn fen_input_errors_and_round_trip() {
+    // Four fields (EPD) default the clocks.
+    let game = Chess::from_fen("8/8/8/8/8/8/6k1/4K2R w K -").unwrap();
+    assert_eq!(game.fen(), "8/8/8/8/8/8/6k1/4K2R w K - 0 1");
+    assert_eq!(Chess::from_fen(KIWIPETE).unwrap().fen(), KIWIPETE);
+    for bad in [
+        "",
+        "8/8/8/8/8/8/8/8 w - - 0 1", // no kings
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", // side
+        "4k3/8/8/8/8/8/8/4K2R w Q - 0 1", // castling without the rook
+        "4k3/8/8/8/8/8/8/R3K3 b - - 0 1 extra",
+        "4k2R/8/8/8/8/8/8/4K3 w - - 0 1", // the side not to move in check
+        "8/8/8/8",
+    ] {
+        let err = Chess::from_fen(bad).unwrap_err();
+        assert_eq!(err.fen, bad);
+        assert!(!err.to_string().is_empty());
+    }
+}
+
+#[test]
+fn move_text_uci_and_san() {
+    let game = Chess::from_fen(KIWIPETE).unwrap();
+    let castle = game.parse_move("e1g1").unwrap();
+    assert_eq!(game.parse_move("O-O").unwrap(), castle);
+    assert_eq!(game.uci(castle), "e1g1");
+    assert_eq!(game.san(castle), "O-O");
+    let capture = game.parse_move("Nxf7").unwrap();
+    assert_eq!(game.uci(capture), "e5f7");
+    assert!(game.parse_move("e1e2").is_err()); // occupied by the bishop
+    assert!(game.parse_move("zz").is_err());
+    let promo = Chess::from_fen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let mv = promo.parse_move("b7b8q").unwrap();
+    assert_eq!(promo.san(mv), "b8=Q+");
+    assert_eq!(
+        promo.parse_move("b8=N").unwrap().promotion(),
+        Some(Piece::Knight)
+    );
+    let fools =
+        Chess::from_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2").unwrap();
+    let mate = fools.parse_move("d8h4").unwrap();
+    assert_eq!(fools.san_line(&[mate]), "2... Qh4#");
+}

@@ -1,4 +1,4 @@
-//! The `solve` command line (`examples/solve/`) end to end: every bundled game on small
+//! The `proofnum` command line end to end: every bundled game on small
 //! positions against independent answers, `--attacker`, what the best move and the principal
 //! variation are, every engine, and bad input.
 //!
@@ -12,14 +12,12 @@
 //! best move, is legal, and every position on it has the claimed value for the claimed side
 //! (a win stays a win for the winner, a draw a draw), by the oracle.
 //!
-//! Examples cannot be run from an integration test by name, so the test builds the example
-//! itself with cargo (same profile and features as the test; cargo releases its build lock
-//! before it runs tests) and runs the binary.
+//! Standard output is parsed while standard error is a pipe: the progress line must never mix
+//! into the report.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
 use proofnum::{Game, Value};
 use proofnum_games::atarigo::{AtariGo, AtariGo6};
@@ -29,48 +27,6 @@ use proofnum_games::uttt::{Move, Uttt};
 /// Table memory for the runs: small positions need little, and it is zeroed per run.
 const TABLE_MIB: &str = "4";
 
-/// The solve binary, built once per test run.
-fn solve_binary() -> &'static PathBuf {
-    static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let test_exe = std::env::current_exe().expect("the test's path");
-        // target/<profile dir>/deps/solve_cli-…: build the example into the same directory.
-        let profile_dir = test_exe
-            .parent()
-            .and_then(|deps| deps.parent())
-            .expect("tests run from target/<profile>/deps");
-        let profile = if profile_dir.ends_with("release") {
-            "--release"
-        } else {
-            "--profile=test"
-        };
-        let mut build = Command::new(cargo);
-        build
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["build", "--quiet", "--example", "solve", profile])
-            .arg("--message-format=json");
-        if cfg!(feature = "std") {
-            build.arg("--features=std");
-        }
-        let output = build.output().expect("cargo runs");
-        assert!(
-            output.status.success(),
-            "building the solve example failed:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        // The example's executable, from cargo's JSON messages.
-        let messages = String::from_utf8_lossy(&output.stdout);
-        let line = messages
-            .lines()
-            .find(|l| l.contains("\"name\":\"solve\"") && l.contains("\"executable\":\""))
-            .expect("cargo reports the solve executable");
-        let start = line.find("\"executable\":\"").unwrap() + "\"executable\":\"".len();
-        let end = start + line[start..].find('"').unwrap();
-        PathBuf::from(&line[start..end])
-    })
-}
-
 /// One run of the command line.
 struct Report {
     code: i32,
@@ -79,10 +35,10 @@ struct Report {
 }
 
 fn solve(args: &[&str]) -> Report {
-    let output = Command::new(solve_binary())
+    let output = Command::new(env!("CARGO_BIN_EXE_proofnum"))
         .args(args)
         .output()
-        .expect("the solve example runs");
+        .expect("the proofnum binary runs");
     Report {
         code: output.status.code().expect("exited, not killed"),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -289,15 +245,13 @@ fn attacker_answers_one_question() {
 
 #[test]
 fn every_engine_answers_alike() {
-    let mut engines: Vec<Vec<&str>> = vec![
-        vec![],
-        vec!["--engine", "pns"],
-        vec!["--engine", "pn2", "--second-level", "1000"],
-        vec!["--epsilon", "0"],
+    let engines: [&[&str]; 5] = [
+        &[],
+        &["--engine", "pns"],
+        &["--engine", "pn2", "--second-level", "1000"],
+        &["--epsilon", "0"],
+        &["--threads", "2"],
     ];
-    if cfg!(feature = "std") {
-        engines.push(vec!["--threads", "2"]);
-    }
     let atarigo = AtariGo::<4>::crosscut().notation();
     for engine in &engines {
         for p in ["", "0", "01", "4012"] {
@@ -333,7 +287,7 @@ fn c4_value(moves: &str) -> Value {
 #[test]
 fn connect4_late_positions_match_the_reference_solver() {
     let suite = std::fs::read_to_string(
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/suites/c4-late.txt"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/suites/c4-late.txt"),
     )
     .expect("the late suite");
     let mut seen = HashMap::new();
@@ -543,7 +497,32 @@ fn atarigo_positions_match_brute_force() {
 #[test]
 fn bad_input_is_refused_with_exit_code_2() {
     for (args, message) in [
-        (vec!["chess"], "unknown game"),
+        // Unknown names: the parser (clap) lists what it accepts.
+        (vec!["checkers"], "invalid value 'checkers' for '<GAME>'"),
+        (
+            vec!["checkers"],
+            "possible values: connect4, tictactoe, uttt, atarigo",
+        ),
+        (vec!["tictactoe", "", "--engine", "mcts"], "'--engine <E>'"),
+        (
+            vec!["tictactoe", "", "--bogus"],
+            "unexpected argument '--bogus'",
+        ),
+        (
+            vec!["tictactoe", "", "--table-mib", "lots"],
+            "'--table-mib <N>'",
+        ),
+        (vec!["tictactoe", "", "--table-mib"], "a value is required"),
+        (vec!["tictactoe", "", "--epsilon", "17"], "between 0 and 16"),
+        (
+            vec!["tictactoe", "", "--seconds", "-1"],
+            "must not be negative",
+        ),
+        (
+            vec!["tictactoe", "", "--engine", "pns", "--threads", "2"],
+            "cannot be combined",
+        ),
+        // Positions each game's own reader refuses.
         (vec!["connect4", "12a"], "not a column"),
         (vec!["connect4", "1111111"], "full"),
         (vec!["tictactoe", "44"], "taken"),
@@ -561,9 +540,6 @@ fn bad_input_is_refused_with_exit_code_2() {
         (vec!["atarigo", "X;a/b/c/d/e/f/g/h"], "2x2 to 7x7"),
         (vec!["atarigo", "X;..../.XO./.OX./...;a1"], "row 4"),
         (vec!["tictactoe", "", "--attacker", "Z"], "--attacker"),
-        (vec!["tictactoe", "", "--engine", "mcts"], "--engine"),
-        (vec!["tictactoe", "", "--bogus"], "unknown option"),
-        (vec!["tictactoe", "", "--table-mib", "lots"], "whole number"),
     ] {
         let r = solve(&args);
         assert_eq!(r.code, 2, "{args:?}:\n{}\n{}", r.stdout, r.stderr);
@@ -572,5 +548,73 @@ fn bad_input_is_refused_with_exit_code_2() {
             "{args:?}: expected {message:?} in\n{}",
             r.stderr
         );
+        assert!(r.stdout.is_empty(), "{args:?}: {}", r.stdout);
     }
+}
+
+#[test]
+fn help_lists_every_game_with_its_notation_and_the_exit_codes() {
+    let r = solve(&["--help"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for text in [
+        "connect4",
+        "1-based columns",
+        "tictactoe",
+        "row-major",
+        "uttt",
+        "ultimattt",
+        "atarigo",
+        "Go coordinates",
+        "--attacker",
+        "--threads",
+        "--weak-delta",
+        "Exit codes: 0 answered, 1 stopped by a limit, 2 bad input, 3 --verify refuted",
+    ] {
+        assert!(r.stdout.contains(text), "{text:?} not in\n{}", r.stdout);
+    }
+    // No arguments: the help, on standard error, as bad input.
+    let r = solve(&[]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("Usage: proofnum"), "{}", r.stderr);
+}
+
+#[test]
+fn progress_goes_to_standard_error_only() {
+    // The empty Connect Four board runs into the time limit (exit code 1); the progress line
+    // shows after one second, one line a second when standard error is not a terminal.
+    let r = solve(&["connect4", "", "--table-mib", TABLE_MIB, "--seconds", "2.5"]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let progress: Vec<&str> = r.stderr.lines().collect();
+    assert!(!progress.is_empty(), "no progress line in {:?}", r.stderr);
+    for line in &progress {
+        assert!(
+            line.starts_with("  ") && line.contains(" MID calls ") && line.contains("root (φ, δ)"),
+            "not a progress line: {line:?}"
+        );
+        assert!(
+            !line.contains('\r') && !line.contains('\x1b'),
+            "terminal codes: {line:?}"
+        );
+    }
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == "value: unknown (time limit reached)"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("root (φ, δ)"), "{}", r.stdout);
+    assert!(r.field("MID calls").is_some(), "{}", r.stdout);
+    // The same run with --quiet writes nothing on standard error.
+    let r = solve(&[
+        "connect4",
+        "",
+        "--table-mib",
+        TABLE_MIB,
+        "--seconds",
+        "1.5",
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.is_empty(), "{:?}", r.stderr);
 }

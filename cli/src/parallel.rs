@@ -1,17 +1,17 @@
 //! The parallel solver (`--threads`), over the same table memory as the serial searches.
 
-use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use proofnum::table::{SharedTable, Table};
 use proofnum::{
-    DfpnConfig, ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, ParallelStats,
-    Stats, Status,
+    ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, ParallelStats, Stats, Status,
 };
 
 use crate::games::Bundled;
-use crate::{Answer, Found, Options, PROGRESS_EVERY_S, Question, count, show_progress};
+use crate::progress::{self, ProgressLine};
+use crate::report::count;
+use crate::solve::{Answer, Found, Options, Question};
 
 /// Answers `question` with `threads` workers; hands the table back for the line and check.
 pub fn solve<'t, G: Bundled>(
@@ -25,43 +25,22 @@ pub fn solve<'t, G: Bundled>(
 ) -> Result<(Found<G::Move>, Table<'t>), String> {
     let solver = ParallelSolver::new(ParallelConfig {
         threads,
-        dfpn: DfpnConfig {
-            epsilon: o.epsilon,
-            search_stale_entries: o.search_stale,
-            weak_delta: o.weak_delta,
-        },
+        dfpn: o.dfpn_config(),
         max_depth: G::MAX_DEPTH,
         max_moves: G::MAX_MOVES,
         ..ParallelConfig::default()
     })
     .map_err(|e| format!("--threads: {e}"))?;
-    let quiet = o.quiet;
-    let interactive = std::io::stderr().is_terminal();
-    let mut last_report = 0.0f64;
-    let mut report = |p: &ParallelProgress| {
-        let seconds = p.elapsed.as_secs_f64();
-        if quiet || seconds - last_report < PROGRESS_EVERY_S {
-            return;
-        }
-        last_report = seconds;
-        let line = format!(
-            "  {:.1} s  {} MID calls  {}/s  {} jobs  tree {}  root (φ, δ) = ({}, {})",
-            seconds,
-            count(p.mid_calls),
-            count((p.nodes as f64 / seconds) as u64),
-            count(p.jobs),
-            count(p.tree_nodes as u64),
-            p.root.phi,
-            p.root.delta
-        );
-        show_progress(&line, interactive);
+    let mut line = ProgressLine::new(o.quiet);
+    let mut show = |p: &ParallelProgress| {
+        line.show(p.elapsed.as_secs_f64(), || progress::parallel(p));
     };
     let shared = SharedTable::from_table(table);
     let mut limits = ParallelLimits {
-        max_nodes: o.max_nodes,
+        max_nodes: o.max_nodes.unwrap_or(u64::MAX),
         stop: Some(stop),
         max_time: o.max_seconds.map(Duration::from_secs_f64),
-        progress: Some(&mut report),
+        progress: Some(&mut show),
         ..ParallelLimits::none()
     };
     let (answer, best_move, s) = match question {
@@ -78,9 +57,7 @@ pub fn solve<'t, G: Bundled>(
             (answer, r.best_move, r.stats)
         }
     };
-    if interactive && !quiet && last_report > 0.0 {
-        eprint!("\r\x1b[K");
-    }
+    line.finish();
     println!(
         "parallel: {} threads, {} jobs, root tree peak {} nodes, workers idle {:.1}%, tree locked {:.2}% of the time ({:.3} s since start)",
         s.threads,

@@ -1,5 +1,6 @@
-//! What the command line knows about each bundled game: how to read a position, how to write
-//! the board, a move and a player, and how big the solver's buffers must be.
+//! The games the command line knows (the registry): their names and notations, and for each
+//! how to read a position, how to write the board, a move and a player, and how big the
+//! solver's buffers must be.
 
 use proofnum::{Game, Player};
 use proofnum_games::atarigo::{AtariGo, Point, notation::setup_size};
@@ -7,18 +8,77 @@ use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
 use proofnum_games::uttt::Uttt;
 
-/// The games `solve` knows, with their position notation, for the usage text.
-pub const GAMES_HELP: &str =
-    "  connect4   1-based columns played so far, e.g. 4453 (empty: the start)
-  tictactoe  cells 0..8 (row-major) played so far, e.g. 40 (empty: the start)
-  uttt       a position in the notation of the ultimattt solver, P;BBBBBBBBB;c../../..
-             (side to move; the nine boards X, O, # drawn, . open, @ the forced one; the 81
-             cells board by board); moves are two letters a-i, board then cell (empty: the
-             start)
-  atarigo    moves in Go coordinates (c4: column c, row 4 from the bottom) from the 6x6
-             crosscut, e.g. \"c2 e4\" (empty: the crosscut); or a setup S;ROWS[;MOVES]: side
-             to move X (Black) or O (White), N rows from the top separated by /, X O or .
-             each, e.g. \"X;..../.XO./.OX./....\" (the 4x4 crosscut; 2x2 to 7x7)";
+/// A game the command line knows: its name on the command line and its position notation.
+pub struct GameInfo {
+    /// The name to type (`connect4`).
+    pub name: &'static str,
+    /// How its positions are written, for `--help`.
+    pub notation: &'static str,
+}
+
+/// Every bundled game, in `--help`'s order. [`with_game`] knows the same names.
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "connect4",
+        notation: "1-based columns played so far, e.g. 4453 (empty: the start)",
+    },
+    GameInfo {
+        name: "tictactoe",
+        notation: "cells 0..8 (row-major) played so far, e.g. 40 (empty: the start)",
+    },
+    GameInfo {
+        name: "uttt",
+        notation: "a position in the notation of the ultimattt solver, P;BBBBBBBBB;c../../.. \
+            (side to move; the nine boards X, O, # drawn, . open, @ the forced one; the 81 cells \
+            board by board); moves are two letters a-i, board then cell (empty: the start)",
+    },
+    GameInfo {
+        name: "atarigo",
+        notation: "moves in Go coordinates (c4: column c, row 4 from the bottom) from the 6x6 \
+            crosscut, e.g. \"c2 e4\" (empty: the crosscut); or a setup S;ROWS[;MOVES]: side to \
+            move X (Black) or O (White), N rows from the top separated by /, X O or . each, \
+            e.g. \"X;..../.XO./.OX./....\" (the 4x4 crosscut; 2x2 to 7x7)",
+    },
+];
+
+/// What to do with a position once its game's type is known: the command line's solve, or
+/// another binary's (see [`with_game`]).
+pub trait WithGame {
+    /// What the run returns.
+    type Output;
+    /// Runs on `position`, in game `G`'s notation (not read yet).
+    fn run<G: Bundled>(self, position: &str) -> Self::Output;
+}
+
+/// Runs `action` with the game named `name` (one of [`GAMES`]) on `position`; an unknown name,
+/// or an Atari Go setup of an unsupported size, is an `Err`.
+pub fn with_game<W: WithGame>(name: &str, position: &str, action: W) -> Result<W::Output, String> {
+    Ok(match name {
+        "connect4" => action.run::<ConnectFour>(position),
+        "tictactoe" => action.run::<TicTacToe>(position),
+        "uttt" => action.run::<Uttt>(position),
+        "atarigo" => match atarigo_size(position) {
+            2 => action.run::<AtariGo<2>>(position),
+            3 => action.run::<AtariGo<3>>(position),
+            4 => action.run::<AtariGo<4>>(position),
+            5 => action.run::<AtariGo<5>>(position),
+            6 => action.run::<AtariGo<6>>(position),
+            7 => action.run::<AtariGo<7>>(position),
+            n => {
+                return Err(format!(
+                    "an Atari Go setup of {n} rows: boards are 2x2 to 7x7"
+                ));
+            }
+        },
+        other => {
+            let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+            return Err(format!(
+                "unknown game {other:?}: expected one of {}",
+                names.join(", ")
+            ));
+        }
+    })
+}
 
 /// A bundled game as the command line uses it.
 pub trait Bundled: Game<Move: Send> + Clone + Send + Sized {
@@ -28,7 +88,7 @@ pub trait Bundled: Game<Move: Send> + Clone + Send + Sized {
     const MAX_MOVES: usize;
     /// The game's name in messages.
     fn title() -> String;
-    /// Reads a position in the game's notation (see [`GAMES_HELP`]).
+    /// Reads a position in the game's notation (see [`GAMES`]).
     fn parse(position: &str) -> Result<Self, String>;
     /// The board as text.
     fn diagram(&self) -> String;
@@ -177,6 +237,6 @@ impl<const N: usize> Bundled for AtariGo<N> {
 }
 
 /// The Atari Go board size a position asks for: a setup's row count, else the 6×6 crosscut.
-pub fn atarigo_size(position: &str) -> usize {
+fn atarigo_size(position: &str) -> usize {
     setup_size(position).unwrap_or(6)
 }

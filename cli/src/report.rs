@@ -1,5 +1,6 @@
-//! The answer, the best move and the principal variation, each said for what it is, and the
-//! proof check.
+//! What the command line prints: the position, the answer, the best move and the principal
+//! variation, each said for what it is, the proof check, and the search's figures. Other
+//! binaries (the distributed solver) print their results through the same functions.
 //!
 //! The best move is the engine's; the principal variation is that move followed by df-pn's
 //! walk over the table from the position it leads to, so the line always starts with the best
@@ -21,22 +22,91 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use proofnum::table::Table;
-use proofnum::{Dfpn, Limits, Player, Reason, Status, Value, Verdict};
+use proofnum::{Dfpn, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
 use crate::games::Bundled;
-use crate::{Answer, Found, Question, count};
+use crate::solve::{Answer, Found, Question};
 
 /// Exit code when a limit stopped the search (or the proof check) before it could answer.
-const EXIT_UNKNOWN: u8 = 1;
+pub const EXIT_UNKNOWN: u8 = 1;
 /// Exit code when `--verify` refutes the answer (a bug in the solver or a hash collision of
 /// the game's own 64-bit keys).
-const EXIT_REFUTED: u8 = 3;
+pub const EXIT_REFUTED: u8 = 3;
 /// How the parallel solver chooses its best move (`ParallelSolver`'s root choice).
 const PARALLEL_CHOICE: &str = "the parallel solver's choice: among the root moves its threads \
     searched, the winning move that took least work, or the defence that took most; when one \
     job settled the root, that job's df-pn choice (shortest win, longest resistance)";
 /// Slots of the proof check's set of verified positions.
 const VERIFY_MEMO_SLOTS: usize = 1 << 22;
+
+/// What a search's work is counted in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Work {
+    /// df-pn and the parallel solver: MID calls.
+    MidCalls,
+    /// PNS and PN²: node expansions.
+    Expansions,
+}
+
+impl Work {
+    /// The unit's name in the report ("MID calls").
+    pub fn name(self) -> &'static str {
+        match self {
+            Work::MidCalls => "MID calls",
+            Work::Expansions => "expansions",
+        }
+    }
+}
+
+/// Prints the title line (game and side to move), the board and, when it is not simply the
+/// moves typed, the position in the game's notation.
+pub fn position<G: Bundled>(game: &G) {
+    println!(
+        "{}, {} to move:\n{}",
+        G::title(),
+        G::side_label(game.side_to_move()),
+        game.diagram()
+    );
+    if let Some(notation) = game.notation() {
+        println!("position: {notation}");
+    }
+}
+
+/// Prints the search's figures: work, positions, time and speed, then the table's size, fill
+/// and traffic. `elapsed_s` is the wall time of the whole search.
+pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
+    println!(
+        "{}: {}   positions: {}   time: {:.3} s   positions/s: {}",
+        work.name(),
+        count(stats.mid_calls),
+        count(stats.nodes),
+        elapsed_s,
+        count((stats.nodes as f64 / elapsed_s.max(1e-9)) as u64)
+    );
+    let t = stats.table;
+    println!(
+        "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
+        count(table.capacity() as u64),
+        table.fill_per_mille(),
+        count(t.probes),
+        100.0 * t.hits as f64 / t.probes.max(1) as f64,
+        count(t.stores),
+        count(t.drops)
+    );
+}
+
+/// 1234567 → "1,234,567".
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// How the engine that solved chose its best move.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,19 @@
+//! The `proofnum` command line as a library, so that other binaries (the distributed solver)
+//! read the same games and print the same report:
+//!
+//! - [`games`]: the registry of bundled games ([`games::GAMES`], [`games::with_game`]) and
+//!   what the command line needs of each ([`games::Bundled`]);
+//! - [`solve`]: the search options ([`solve::Options`], a clap argument group other binaries
+//!   can flatten into theirs) and one run of the command line ([`solve::Solve`]);
+//! - [`report`]: the position, the answer, the best move, the principal variation, the proof
+//!   check and the search's figures, as the command line prints them;
+//! - [`progress`]: the progress line of a long search.
+//!
+//! The binary, `proofnum` (`cargo install --path cli`), is `src/main.rs`: it parses the
+//! arguments and hands them to [`solve::Solve`].
+
+pub mod games;
+mod parallel;
+pub mod progress;
+pub mod report;
+pub mod solve;

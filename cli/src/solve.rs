@@ -1,0 +1,341 @@
+//! One run of the command line: the options, the solver's memory, the engine that answers, and
+//! the report with its figures.
+//!
+//! Prints the board, then either the value for the side to move (win, draw or loss: two
+//! searches at most) or, with `--attacker`, the answer to "can this side force a win?" (one
+//! search); the best move and the principal variation with what each of them is (see
+//! [`report`]); and the search's figures: MID calls, positions, positions per
+//! second, time, table fill and memory. A progress line shows on long runs
+//! ([`progress`]).
+
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+use proofnum::table::Table;
+use proofnum::{
+    Dfpn, DfpnConfig, Epsilon, Limits, Player, Pns, PnsConfig, Progress, Reason, Stats, Status,
+    Value,
+};
+
+use crate::games::{Bundled, WithGame};
+use crate::progress::{self, ProgressLine};
+use crate::report::{self, count};
+
+/// Table memory when `--table-mib` is not given: a budget an embedded engine can spare.
+pub const DEFAULT_TABLE_MIB: usize = 64;
+/// PNS node arena when `--arena-mib` is not given.
+pub const DEFAULT_ARENA_MIB: usize = 256;
+/// PN²'s second-level nodes when `--second-level` is not given.
+pub const DEFAULT_SECOND_LEVEL: usize = 1 << 20;
+
+/// Exit code for bad input: an unknown game or option, a position that cannot be read (clap
+/// uses the same code for the errors it finds).
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// Which search solves the position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub enum Engine {
+    /// Depth-first proof-number search with the 1+ε trick.
+    Dfpn,
+    /// Best-first proof-number search over a node arena.
+    Pns,
+    /// PN²: best-first search whose leaves are sized by a second-level search.
+    Pn2,
+}
+
+/// The search options, shared by every game (and by other binaries that flatten them into
+/// their own arguments).
+#[derive(Args, Clone, Debug)]
+pub struct Options {
+    /// Ask only "can P force a win?" (one search): P is first, second, X, O (atarigo also
+    /// black, white); prints proven or disproven
+    #[arg(long, value_name = "P")]
+    pub attacker: Option<String>,
+    /// Transposition table memory in MiB
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MIB)]
+    pub table_mib: usize,
+    /// The 1+epsilon trick's epsilon, 0 for classic df-pn
+    #[arg(long, value_name = "X", default_value = "0.25", value_parser = parse_epsilon, allow_negative_numbers = true)]
+    pub epsilon: Epsilon,
+    /// Stop after N positions
+    #[arg(long = "nodes", value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Stop after S seconds
+    #[arg(long = "seconds", value_name = "S", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub max_seconds: Option<f64>,
+    /// Search positions whose table entry was lost even when their numbers already reach their
+    /// thresholds (helps when the table is far too small)
+    #[arg(long)]
+    pub search_stale: bool,
+    /// Weak proof numbers against over-counting in DAGs (DfpnConfig::weak_delta): faster on
+    /// some positions, far slower on others: measure
+    #[arg(long)]
+    pub weak_delta: bool,
+    /// Walk the whole proof again and report the check
+    #[arg(long)]
+    pub verify: bool,
+    /// No progress line
+    #[arg(long)]
+    pub quiet: bool,
+    /// The search
+    #[arg(long, value_name = "E", value_enum, default_value_t = Engine::Dfpn)]
+    pub engine: Engine,
+    /// pns, pn2: the node arena in MiB
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ARENA_MIB)]
+    pub arena_mib: usize,
+    /// pn2: nodes of the second-level region
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SECOND_LEVEL)]
+    pub second_level: usize,
+    /// Parallel PN-DFPN with N worker threads sharing the table (0: one per core); df-pn only
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl Options {
+    /// The checks across options that the parser cannot make.
+    pub fn check(&self) -> Result<(), String> {
+        if self.threads.is_some() && self.engine != Engine::Dfpn {
+            return Err(
+                "--threads runs the parallel PN-DFPN: it cannot be combined with --engine pns \
+                 or pn2"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The df-pn settings these options ask for.
+    pub fn dfpn_config(&self) -> DfpnConfig {
+        DfpnConfig {
+            epsilon: self.epsilon,
+            search_stale_entries: self.search_stale,
+            weak_delta: self.weak_delta,
+        }
+    }
+}
+
+/// ε as a fraction over 1000 (enough precision for a command line).
+fn parse_epsilon(s: &str) -> Result<Epsilon, String> {
+    let x: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    if !(0.0..=16.0).contains(&x) {
+        return Err("epsilon must be between 0 and 16".into());
+    }
+    Ok(Epsilon::new((x * 1000.0).round() as u32, 1000).expect("non-zero denominator"))
+}
+
+/// A time limit: a number of seconds, not negative.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let seconds: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err("seconds must not be negative".into());
+    }
+    Ok(seconds)
+}
+
+/// What the command line asks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Question {
+    /// Win, draw or loss for the side to move.
+    Value,
+    /// Can this player force a win?
+    CanWin(Player),
+}
+
+impl Question {
+    /// The question `options` ask about `G`: `--attacker`'s, else the value.
+    pub fn asked<G: Bundled>(options: &Options) -> Result<Self, String> {
+        Ok(match &options.attacker {
+            Some(name) => Question::CanWin(G::player_named(name)?),
+            None => Question::Value,
+        })
+    }
+}
+
+/// What a search found, whichever engine ran it.
+pub struct Found<M> {
+    /// The answer, or why the search stopped without one.
+    pub answer: Result<Answer, Reason>,
+    /// The engine's own best move (what it is depends on the answer; see `report`).
+    pub best_move: Option<M>,
+    /// Counters of every search run.
+    pub stats: Stats,
+}
+
+/// A settled answer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Answer {
+    /// The value for the side to move.
+    Value(Value),
+    /// The attacker of `--attacker` can force a win (`Proven`) or cannot (`Disproven`).
+    Status(Status),
+}
+
+impl<M> Found<M> {
+    /// The result of one attacker search.
+    pub fn from_search(r: proofnum::SearchResult<M>) -> Self {
+        Found {
+            answer: match r.status {
+                Status::Unknown(reason) => Err(reason),
+                settled => Ok(Answer::Status(settled)),
+            },
+            best_move: r.best_move,
+            stats: r.stats,
+        }
+    }
+
+    /// The result of a win-draw-loss search.
+    pub fn from_value(r: proofnum::ValueResult<M>) -> Self {
+        Found {
+            answer: r.value.map(Answer::Value),
+            best_move: r.best_move,
+            stats: r.stats,
+        }
+    }
+}
+
+/// Solves one position with [`Options`]: the command line's run, for
+/// [`with_game`](crate::games::with_game).
+pub struct Solve<'a>(pub &'a Options);
+
+impl WithGame for Solve<'_> {
+    type Output = Result<ExitCode, String>;
+
+    fn run<G: Bundled>(self, position: &str) -> Self::Output {
+        run::<G>(position, self.0)
+    }
+}
+
+/// Reads the position, solves it and prints the report; an `Err` is bad input.
+fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
+    let mut game = G::parse(position).map_err(|e| format!("{} position: {e}", G::title()))?;
+    let question = Question::asked::<G>(o)?;
+    report::position(&game);
+
+    // All of the solver's memory, given up front.
+    let table_bytes = o
+        .table_mib
+        .checked_mul(1 << 20)
+        .ok_or("--table-mib is too large")?;
+    let mut table_memory = vec![0u8; table_bytes];
+    let mut table = Table::new(&mut table_memory).map_err(|e| format!("--table-mib: {e}"))?;
+    let stack_bytes = Dfpn::<G>::stack_bytes(G::MAX_DEPTH, G::MAX_MOVES);
+    let mut stack_memory = vec![0u8; stack_bytes];
+    let mut dfpn = Dfpn::<G>::new(
+        &mut stack_memory,
+        G::MAX_DEPTH,
+        G::MAX_MOVES,
+        o.dfpn_config(),
+    )
+    .map_err(|e| e.to_string())?;
+    let pns_config = match o.engine {
+        Engine::Pn2 => PnsConfig::pn2(o.second_level),
+        _ => PnsConfig::PNS,
+    };
+    let arena_bytes = if o.engine == Engine::Dfpn {
+        0
+    } else {
+        o.arena_mib
+            .checked_mul(1 << 20)
+            .ok_or("--arena-mib is too large")?
+    };
+    let mut arena_memory = vec![0u8; arena_bytes];
+    let mut pns = match o.engine {
+        Engine::Dfpn => None,
+        Engine::Pns | Engine::Pn2 => Some(
+            Pns::<G>::new(&mut arena_memory, G::MAX_DEPTH, G::MAX_MOVES, pns_config)
+                .map_err(|e| format!("--arena-mib: {e}"))?,
+        ),
+    };
+    let work = if o.engine == Engine::Dfpn {
+        report::Work::MidCalls
+    } else {
+        report::Work::Expansions
+    };
+
+    let start = Instant::now();
+    let stop = AtomicBool::new(false);
+    let found = match (pns.as_mut(), o.threads) {
+        (None, Some(threads)) => {
+            let (found, back) =
+                crate::parallel::solve(&game, question, table, threads, o, &stop, &start)?;
+            table = back;
+            found
+        }
+        (pns, _) => {
+            let mut clock = || start.elapsed().as_micros() as u64;
+            let mut line = ProgressLine::new(o.quiet);
+            let mut show = |p: &Progress| {
+                let seconds = start.elapsed().as_secs_f64();
+                line.show(seconds, || progress::serial(p, work, seconds));
+            };
+            let mut limits = Limits {
+                max_nodes: o.max_nodes.unwrap_or(u64::MAX),
+                stop: Some(&stop),
+                clock: Some(&mut clock),
+                max_time_us: o
+                    .max_seconds
+                    .map_or(u64::MAX, |s| (s * 1e6).min(u64::MAX as f64) as u64),
+                progress: Some(&mut show),
+                ..Limits::default()
+            };
+            let found = match (pns, question) {
+                (Some(pns), Question::Value) => {
+                    Found::from_value(pns.solve_value(&mut game, &mut table, &mut limits))
+                }
+                (Some(pns), Question::CanWin(a)) => {
+                    Found::from_search(pns.solve(&mut game, a, &mut table, &mut limits))
+                }
+                (None, Question::Value) => {
+                    Found::from_value(dfpn.solve_value(&mut game, &mut table, &mut limits))
+                }
+                (None, Question::CanWin(a)) => {
+                    Found::from_search(dfpn.solve(&mut game, a, &mut table, &mut limits))
+                }
+            };
+            line.finish();
+            found
+        }
+    };
+    let elapsed = start.elapsed().as_secs_f64();
+
+    let chooser = if o.threads.is_some() {
+        report::Chooser::Work
+    } else {
+        report::Chooser::Distance
+    };
+    let code = report::answer(
+        &mut dfpn, &mut game, &mut table, question, &found, chooser, o.verify,
+    );
+    report::figures(work, &found.stats, elapsed, &table);
+    match &pns {
+        None if o.threads.is_some() => println!(
+            "memory: table {} bytes; the parallel solver also allocates a df-pn stack per worker \
+             and its root tree",
+            count(table_bytes as u64)
+        ),
+        None => println!(
+            "memory: table {} bytes + stack {} bytes (all the solver uses)",
+            count(table_bytes as u64),
+            count(stack_bytes as u64)
+        ),
+        Some(pns) => {
+            let a = pns.arena_stats();
+            println!(
+                "arena: {} nodes of {} bytes, peak {} (last search), {} compactions",
+                count(a.capacity as u64),
+                Pns::<G>::bytes_per_node(),
+                count(a.peak_nodes as u64),
+                a.compactions
+            );
+            println!(
+                "memory: table {} bytes + arena {} bytes + df-pn stack {} bytes for the line and check",
+                count(table_bytes as u64),
+                count(arena_bytes as u64),
+                count(stack_bytes as u64)
+            );
+        }
+    }
+    Ok(code)
+}

@@ -65,6 +65,8 @@
 //! measured by a caller's clock callback ([`Limits`]). A stopped search reports
 //! [`Status::Unknown`] with the [`Reason`]; it never reports a result it did not prove.
 #![no_std]
+// docs.rs (nightly, `--cfg docsrs`): mark the items that need the std feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![warn(unsafe_op_in_unsafe_fn)]
 

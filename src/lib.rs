@@ -95,7 +95,7 @@ pub use number::{Epsilon, INFINITE, Numbers};
 #[cfg(feature = "std")]
 pub use parallel::{
     ParallelConfig, ParallelLimits, ParallelProgress, ParallelResult, ParallelSolver,
-    ParallelStats, ParallelValueResult,
+    ParallelStats, ParallelValueResult, Scheduler,
 };
 pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};

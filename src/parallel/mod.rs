@@ -9,6 +9,13 @@
 //! have spent more than [`ParallelConfig::split_work`] MID calls is expanded into tree children
 //! from the numbers its last job's root frame left.
 //!
+//! # One scheduler, several transports
+//! The tree and the rules for handing out jobs and taking their results ([`Scheduler`], in
+//! [`scheduler`]) know nothing of threads: [`ParallelSolver`] drives it from worker threads over
+//! one [`SharedTable`], and the `proofnum-mpi` crate drives the same scheduler from a
+//! coordinator process whose jobs run in other processes, each with its own table. A
+//! [`TreeSnapshot`] of the tree lets a search be checkpointed and resumed.
+//!
 //! # No coordinator thread
 //! The public single-game solver this design comes from runs the tree on a coordinator thread
 //! that hands jobs to workers over queues, and that thread is its bottleneck (its workers idle
@@ -25,6 +32,8 @@
 //! on that line is only used there. The root is reported solved only when its real numbers
 //! (combined from job results, never from virtual ones) are solved.
 
+pub mod scheduler;
+mod snapshot;
 mod tree;
 
 use core::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -39,10 +48,11 @@ use crate::game::{Game, Player, Value};
 use crate::limits::{Limits, Reason};
 use crate::memory::MemoryError;
 use crate::number::Numbers;
-use crate::result::{SearchResult, Stats, Status};
+use crate::result::{SearchResult, Status};
 use crate::table::{SharedTable, TableStats};
 
-use tree::{NodeId, Tree};
+pub use scheduler::{Assignment, JobReport, Next, Scheduler, Ticket};
+pub use snapshot::{SnapshotError, SnapshotNode, TreeSnapshot};
 
 /// The most worker threads a parallel solver runs: a configuration asking for more is an
 /// error ([`MemoryError::Unsupported`] from [`ParallelSolver::new`]), and "one per core" is
@@ -199,18 +209,6 @@ pub struct ParallelSolver {
     threads: usize,
 }
 
-/// What the workers share behind the tree lock.
-struct State<'p, M> {
-    tree: Tree<M>,
-    /// The finished jobs' counters added up (their `elapsed_us` is not used).
-    stats: Stats,
-    jobs: u64,
-    /// Why the search stops early, once decided.
-    halt_reason: Option<Reason>,
-    progress: Option<&'p mut (dyn FnMut(&ParallelProgress) + Send)>,
-    last_progress: Instant,
-}
-
 /// Per-worker time counters, on their own cache lines.
 #[derive(Default)]
 struct WorkerClock {
@@ -220,7 +218,8 @@ struct WorkerClock {
 
 /// Everything a worker needs, shared by reference.
 struct Shared<'s, 'p, G: Game> {
-    state: Mutex<State<'p, G::Move>>,
+    /// The tree lock: every worker takes it to hand in a job and take the next.
+    state: Mutex<Scheduler<'p, G::Move>>,
     wake: Condvar,
     /// Set when the root is solved or a limit is hit: running jobs stop.
     halt: AtomicBool,
@@ -228,10 +227,6 @@ struct Shared<'s, 'p, G: Game> {
     history: &'s [u64],
     table: &'s SharedTable<'s>,
     user_stop: Option<&'s AtomicBool>,
-    max_nodes: u64,
-    max_work: u64,
-    max_time: Option<Duration>,
-    start: Instant,
     config: ParallelConfig,
     clocks: Vec<CachePadded<WorkerClock>>,
 }
@@ -303,34 +298,27 @@ impl ParallelSolver {
         G: Game + Clone + Send,
         G::Move: Send,
     {
-        let start = Instant::now();
         // Everything per worker up front and fallibly: memory that cannot be had is an answer
         // (`Unknown(MemoryLimit)`, with no worker started), not an abort.
         let (clocks, games, stacks) = self.per_worker(game).unwrap_or_default();
+        let attacker_moves = game.side_to_move() == attacker;
         let shared = Shared::<G> {
-            state: Mutex::new(State {
-                tree: Tree::new(self.config.split_work),
-                stats: Stats::default(),
-                jobs: 0,
-                halt_reason: None,
-                progress: limits.progress.take(),
-                last_progress: start,
-            }),
+            state: Mutex::new(Scheduler::new(&self.config, attacker_moves, limits)),
             wake: Condvar::new(),
             halt: AtomicBool::new(false),
             attacker,
             history,
             table,
             user_stop: limits.stop,
-            max_nodes: limits.max_nodes,
-            max_work: limits.max_work,
-            max_time: limits.max_time,
-            start,
             config: self.config,
             clocks,
         };
         if stacks.len() < self.threads {
-            shared.state.lock().expect("no worker yet").halt_reason = Some(Reason::MemoryLimit);
+            shared
+                .state
+                .lock()
+                .expect("no worker yet")
+                .halt(Reason::MemoryLimit);
         }
         let joined = crossbeam_utils::thread::scope(|s| {
             if stacks.len() < self.threads {
@@ -345,8 +333,9 @@ impl ParallelSolver {
                 });
                 if spawned.is_err() {
                     // The system has no thread left for us: stop the workers already running.
-                    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
-                    shared.halt_with(&mut state, Reason::MemoryLimit);
+                    let mut scheduler = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+                    scheduler.halt(Reason::MemoryLimit);
+                    shared.halt_if_over(&scheduler);
                     break;
                 }
             }
@@ -360,26 +349,10 @@ impl ParallelSolver {
             }
         }
 
-        let elapsed = start.elapsed();
-        let state = shared.state.into_inner().expect("no worker panicked");
-        limits.progress = state.progress;
-        let root = state.tree.root();
-        let mover = game.side_to_move();
-        let status = if root.real.is_solved() {
-            if root.real.is_win() == (mover == attacker) {
-                Status::Proven
-            } else {
-                Status::Disproven
-            }
-        } else {
-            Status::Unknown(state.halt_reason.unwrap_or(Reason::Stopped))
-        };
-        let best_move = if root.real.is_solved() {
-            state.tree.root_best()
-        } else {
-            None
-        };
-        let wall_ns = (elapsed.as_nanos() as f64).max(1.0);
+        let mut scheduler = shared.state.into_inner().expect("no worker panicked");
+        limits.progress = scheduler.take_progress();
+        let mut result = scheduler.result();
+        let wall_ns = (result.stats.elapsed.as_nanos() as f64).max(1.0);
         let idle: u64 = shared
             .clocks
             .iter()
@@ -390,24 +363,10 @@ impl ParallelSolver {
             .iter()
             .map(|c| c.locked_ns.load(Ordering::Relaxed))
             .sum();
-        ParallelResult {
-            status,
-            best_move,
-            numbers: root.real,
-            stats: ParallelStats {
-                mid_calls: state.stats.mid_calls,
-                nodes: state.stats.nodes,
-                repetitions: state.stats.repetitions,
-                max_depth: state.stats.max_depth,
-                jobs: state.jobs,
-                threads: self.threads,
-                tree_nodes_peak: state.tree.peak,
-                table: state.stats.table,
-                elapsed,
-                worker_idle_share: (idle as f64 / (wall_ns * self.threads as f64)).min(1.0),
-                coordinator_busy_share: (locked as f64 / wall_ns).min(1.0),
-            },
-        }
+        result.stats.threads = self.threads;
+        result.stats.worker_idle_share = (idle as f64 / (wall_ns * self.threads as f64)).min(1.0);
+        result.stats.coordinator_busy_share = (locked as f64 / wall_ns).min(1.0);
+        result
     }
 
     /// Each worker's clock, copy of the game and df-pn stack, or `None` when the allocator
@@ -531,15 +490,6 @@ impl<T> Drop for HaltOnPanic<'_, T> {
     }
 }
 
-/// A job handed to a worker.
-struct Assignment {
-    node: NodeId,
-    threshold: Numbers,
-    max_work: u64,
-    max_nodes: u64,
-    max_time_us: u64,
-}
-
 impl<G> Shared<'_, '_, G>
 where
     G: Game + Clone + Send,
@@ -564,40 +514,45 @@ where
                 .is_err()
             || children.try_reserve_exact(config.max_moves).is_err()
         {
-            let mut state = self.state.lock().expect("no worker panicked");
-            self.halt_with(&mut state, Reason::MemoryLimit);
+            let mut scheduler = self.state.lock().expect("no worker panicked");
+            scheduler.halt(Reason::MemoryLimit);
+            self.halt_if_over(&scheduler);
             return;
         }
         history.extend_from_slice(self.history);
         let clock = &self.clocks[index];
-        let mut finished: Option<(NodeId, SearchResult<G::Move>)> = None;
+        let start = self.state.lock().expect("no worker panicked").start();
+        let mut finished: Option<(Ticket, SearchResult<G::Move>)> = None;
         loop {
             // Hand in the last job and take the next one under one lock.
             let wait_start = Instant::now();
-            let mut state = self.state.lock().expect("no worker panicked");
+            let mut scheduler = self.state.lock().expect("no worker panicked");
             let mut locked_at = Instant::now();
             let mut idle = locked_at - wait_start;
-            if let Some((node, result)) = finished.take() {
-                self.hand_in(&mut state, node, &result, &children);
+            if let Some((ticket, result)) = finished.take() {
+                scheduler.hand_in(ticket, &JobReport::from_search(&result, &children));
                 self.wake.notify_all();
             }
             let assignment = loop {
-                if let Some(a) = self.next_job(&mut state, &mut path) {
-                    break Some(a);
-                }
-                if self.is_over(&state) {
+                if self.halt.load(Ordering::SeqCst) {
                     break None;
+                }
+                match scheduler.next_job(&mut path) {
+                    Next::Job(a) => break Some(a),
+                    Next::Over => break None,
+                    Next::Busy => {}
                 }
                 // Every open leaf is busy: wait for a job to come back.
                 let waiting = Instant::now();
                 clock
                     .locked_ns
                     .fetch_add((waiting - locked_at).as_nanos() as u64, Ordering::Relaxed);
-                state = self.wake.wait(state).expect("no worker panicked");
+                scheduler = self.wake.wait(scheduler).expect("no worker panicked");
                 locked_at = Instant::now();
                 idle += locked_at - waiting;
             };
-            drop(state);
+            self.halt_if_over(&scheduler);
+            drop(scheduler);
             clock
                 .locked_ns
                 .fetch_add(locked_at.elapsed().as_nanos() as u64, Ordering::Relaxed);
@@ -616,7 +571,6 @@ where
             }
             let user_stop = self.user_stop;
             let halt = &self.halt;
-            let start = self.start;
             let mut now_us = move || {
                 if user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                     halt.store(true, Ordering::Relaxed);
@@ -643,133 +597,15 @@ where
             for &mv in path.iter().rev() {
                 game.undo(mv);
             }
-            finished = Some((a.node, result));
+            finished = Some((a.ticket, result));
         }
     }
 
-    /// True once the root is solved or the search halts (for a limit, a stop or a panic).
-    fn is_over(&self, state: &State<'_, G::Move>) -> bool {
-        state.halt_reason.is_some()
-            || state.tree.root().real.is_solved()
-            || self.halt.load(Ordering::SeqCst)
-    }
-
-    /// The next job, or `None` when the search is over or every open leaf is busy. Checks the
-    /// limits and records why the search halts.
-    fn next_job(
-        &self,
-        state: &mut State<'_, G::Move>,
-        path: &mut Vec<G::Move>,
-    ) -> Option<Assignment> {
-        if self.is_over(state) {
-            return None;
-        }
-        let elapsed = self.start.elapsed();
-        let reason = if self.user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            Some(Reason::Stopped)
-        } else if state.stats.nodes >= self.max_nodes {
-            Some(Reason::NodeLimit)
-        } else if state.stats.mid_calls >= self.max_work {
-            Some(Reason::WorkLimit)
-        } else if self.max_time.is_some_and(|t| elapsed >= t) {
-            Some(Reason::TimeLimit)
-        } else {
-            None
-        };
-        if let Some(reason) = reason {
-            self.halt_with(state, reason);
-            return None;
-        }
-        let epsilon = self
-            .config
-            .job_thresholds
-            .then_some(self.config.dfpn.epsilon);
-        let (node, threshold) = state.tree.select(path, epsilon)?;
-        // A job measures time from its own start.
-        let max_time_us = match self.max_time {
-            Some(t) => u64::try_from(t.saturating_sub(elapsed).as_micros()).unwrap_or(u64::MAX),
-            None => u64::MAX,
-        };
-        Some(Assignment {
-            node,
-            threshold,
-            max_work: self
-                .config
-                .job_work
-                .min(self.max_work - state.stats.mid_calls),
-            max_nodes: self.max_nodes - state.stats.nodes,
-            max_time_us,
-        })
-    }
-
-    /// Stops the search for `reason` (the first reason wins) and wakes every worker.
-    fn halt_with(&self, state: &mut State<'_, G::Move>, reason: Reason) {
-        state.halt_reason.get_or_insert(reason);
-        self.halt.store(true, Ordering::Relaxed);
-        self.wake.notify_all();
-    }
-
-    /// Takes a finished job's result into the tree.
-    fn hand_in(
-        &self,
-        state: &mut State<'_, G::Move>,
-        node: NodeId,
-        result: &SearchResult<G::Move>,
-        children: &[(G::Move, Numbers, bool)],
-    ) {
-        state.jobs += 1;
-        state.stats.accumulate(&result.stats);
-        match result.status {
-            Status::Proven
-            | Status::Disproven
-            | Status::Unknown(
-                Reason::WorkLimit
-                | Reason::Thresholds
-                | Reason::Stopped
-                | Reason::NodeLimit
-                | Reason::TimeLimit,
-            ) => {
-                // The root frame's numbers are sound whenever the MID loop ran: a job stopped
-                // early still reports numbers computed from its children.
-                state.tree.complete(
-                    node,
-                    result.numbers,
-                    result.stats.mid_calls,
-                    result.best_move,
-                    children,
-                );
-            }
-            Status::Unknown(_) => state.tree.abandon(node),
-        }
-        match result.status {
-            Status::Unknown(Reason::Stopped) => {
-                if self.user_stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                    self.halt_with(state, Reason::Stopped);
-                }
-            }
-            // A spent job budget is the normal end of a job; the total budget is checked
-            // when the next job is taken.
-            Status::Unknown(Reason::WorkLimit | Reason::Thresholds) => {}
-            Status::Unknown(reason) => self.halt_with(state, reason),
-            Status::Proven | Status::Disproven => {}
-        }
-        if state.tree.root().real.is_solved() {
-            self.halt.store(true, Ordering::Relaxed);
+    /// Once the scheduler says the search is over (solved, a limit, an error), stops the
+    /// running jobs and wakes every waiting worker.
+    fn halt_if_over(&self, scheduler: &Scheduler<'_, G::Move>) {
+        if scheduler.is_over() && !self.halt.swap(true, Ordering::SeqCst) {
             self.wake.notify_all();
-        }
-        if state.progress.is_some() && state.last_progress.elapsed() >= Duration::from_millis(100) {
-            state.last_progress = Instant::now();
-            let p = ParallelProgress {
-                mid_calls: state.stats.mid_calls,
-                nodes: state.stats.nodes,
-                jobs: state.jobs,
-                tree_nodes: state.tree.live,
-                root: state.tree.root().real,
-                elapsed: self.start.elapsed(),
-            };
-            if let Some(progress) = state.progress.as_mut() {
-                progress(&p);
-            }
         }
     }
 }

@@ -19,7 +19,10 @@ use crate::number::{self, Epsilon, INFINITE, Numbers};
 /// Index of a node in [`Tree::nodes`].
 pub(crate) type NodeId = u32;
 
-const NONE: NodeId = NodeId::MAX;
+pub(crate) const NONE: NodeId = NodeId::MAX;
+
+/// [`Node::job`] of a node without a running job (serial numbers start at 1).
+pub(crate) const NO_JOB: u64 = 0;
 
 /// One node of the root tree.
 #[derive(Clone, Debug)]
@@ -37,8 +40,10 @@ pub(crate) struct Node<M> {
     pub(crate) flip: bool,
     /// MID calls spent by jobs on this node (not its tree children).
     pub(crate) work: u64,
-    /// A job is running on this node.
-    pub(crate) busy: bool,
+    /// The serial number of the job running on this node, [`NO_JOB`] when none. A result is
+    /// taken only with the serial it was handed out with, so a late or repeated result for a
+    /// node that was freed, reused or given up meanwhile is recognised and dropped.
+    pub(crate) job: u64,
     /// Jobs running on this node or below it.
     pub(crate) busy_below: u32,
     /// The best move a job reported for this node while it was a leaf.
@@ -59,7 +64,7 @@ pub(crate) struct Tree<M> {
 
 /// A node's numbers in its parent's view.
 #[inline]
-fn in_parent_view(n: Numbers, flip: bool) -> Numbers {
+pub(crate) fn in_parent_view(n: Numbers, flip: bool) -> Numbers {
     if flip { n.swapped() } else { n }
 }
 
@@ -101,7 +106,7 @@ impl<M: Copy + Default> Tree<M> {
     /// The root's id.
     pub(crate) const ROOT: NodeId = 0;
 
-    fn alloc(&mut self, mv: M, parent: NodeId, numbers: Numbers, flip: bool) -> NodeId {
+    pub(crate) fn alloc(&mut self, mv: M, parent: NodeId, numbers: Numbers, flip: bool) -> NodeId {
         let node = Node {
             mv,
             parent,
@@ -110,7 +115,7 @@ impl<M: Copy + Default> Tree<M> {
             virt: numbers,
             flip,
             work: 0,
-            busy: false,
+            job: NO_JOB,
             busy_below: 0,
             job_best: None,
         };
@@ -133,8 +138,9 @@ impl<M: Copy + Default> Tree<M> {
         &self.nodes[Self::ROOT as usize]
     }
 
-    /// Picks the most-proving leaf by virtual numbers, marks it busy and returns it with the
-    /// moves from the root to it; `None` when every open leaf already has a job.
+    /// Picks the most-proving leaf by virtual numbers, marks it busy with job `serial` (not
+    /// [`NO_JOB`]) and returns it with the moves from the root to it; `None` when every open
+    /// leaf already has a job.
     ///
     /// With `epsilon`, the leaf also gets the MID thresholds serial df-pn would give it on the
     /// way down from a root with infinite thresholds (by virtual numbers), so its job returns
@@ -144,7 +150,9 @@ impl<M: Copy + Default> Tree<M> {
         &mut self,
         path: &mut Vec<M>,
         epsilon: Option<Epsilon>,
+        serial: u64,
     ) -> Option<(NodeId, Numbers)> {
+        debug_assert_ne!(serial, NO_JOB);
         path.clear();
         let mut id = Self::ROOT;
         let mut threshold = Numbers::new(INFINITE, INFINITE);
@@ -186,28 +194,38 @@ impl<M: Copy + Default> Tree<M> {
             id = best;
         }
         let node = &mut self.nodes[id as usize];
-        debug_assert!(!node.busy && !node.real.is_solved());
-        node.busy = true;
+        debug_assert!(node.job == NO_JOB && !node.real.is_solved());
+        node.job = serial;
         node.virt = leaning(node.real);
         self.for_each_ancestor(id, |n| n.busy_below += 1);
         self.propagate(id);
         Some((id, threshold))
     }
 
-    /// Takes a job's result for node `id`: its numbers, MID calls, best move and the numbers of
-    /// its children (move, own view, flip) as the job's root frame left them. Frees the
-    /// subtree of the highest solved ancestor with no job below it.
+    /// True when job `serial` is running on node `id` (an id out of range is no node).
+    pub(crate) fn runs(&self, id: NodeId, serial: u64) -> bool {
+        serial != NO_JOB && self.nodes.get(id as usize).is_some_and(|n| n.job == serial)
+    }
+
+    /// Takes the result of job `serial` on node `id`: its numbers, MID calls, best move and
+    /// the numbers of its children (move, own view, flip) as the job's root frame left them.
+    /// Frees the subtree of the highest solved ancestor with no job below it. Returns false,
+    /// changing nothing, when that job is not running there (see [`Node::job`]).
     pub(crate) fn complete(
         &mut self,
         id: NodeId,
+        serial: u64,
         numbers: Numbers,
         work: u64,
         best: Option<M>,
         children: &[(M, Numbers, bool)],
-    ) {
+    ) -> bool {
+        if !self.runs(id, serial) {
+            return false;
+        }
         let node = &mut self.nodes[id as usize];
-        debug_assert!(node.busy && node.children.is_empty());
-        node.busy = false;
+        debug_assert!(node.children.is_empty());
+        node.job = NO_JOB;
         node.work += work;
         node.real = numbers;
         node.virt = numbers;
@@ -239,19 +257,26 @@ impl<M: Copy + Default> Tree<M> {
         }
         self.propagate(id);
         self.free_solved_above(id);
+        true
     }
 
-    /// Gives up a job on node `id` that ended in an error: the node keeps its numbers.
-    pub(crate) fn abandon(&mut self, id: NodeId) {
+    /// Gives up job `serial` on node `id` (it ended in an error, or its worker is gone): the
+    /// node keeps its numbers and is open for the next job. Returns false, changing nothing,
+    /// when that job is not running there.
+    pub(crate) fn abandon(&mut self, id: NodeId, serial: u64) -> bool {
+        if !self.runs(id, serial) {
+            return false;
+        }
         let node = &mut self.nodes[id as usize];
-        node.busy = false;
+        node.job = NO_JOB;
         node.virt = node.real;
         self.for_each_ancestor(id, |n| n.busy_below -= 1);
         self.propagate(id);
+        true
     }
 
     /// The numbers of internal node `id` from its children's real or virtual numbers.
-    fn combined(&self, id: NodeId, pick: impl Fn(&Node<M>) -> Numbers) -> Numbers {
+    pub(crate) fn combined(&self, id: NodeId, pick: impl Fn(&Node<M>) -> Numbers) -> Numbers {
         combine(self.nodes[id as usize].children.iter().map(|&c| {
             let c = &self.nodes[c as usize];
             in_parent_view(pick(c), c.flip)
@@ -357,72 +382,152 @@ mod tests {
             .collect()
     }
 
+    /// Hands out jobs with serial numbers 1, 2, 3, ...; remembers each node's serial.
+    struct Jobs {
+        tree: Tree<u8>,
+        path: Vec<u8>,
+        serials: Vec<u64>,
+    }
+
+    impl Jobs {
+        fn new(split_work: u64) -> Jobs {
+            Jobs {
+                tree: Tree::new(split_work),
+                path: Vec::new(),
+                serials: Vec::new(),
+            }
+        }
+
+        fn select(&mut self) -> Option<NodeId> {
+            let serial = self.serials.len() as u64 + 1;
+            let (id, _) = self.tree.select(&mut self.path, None, serial)?;
+            self.serials.push(serial);
+            Some(id)
+        }
+
+        fn serial(&self, id: NodeId) -> u64 {
+            self.tree.nodes[id as usize].job
+        }
+
+        fn complete(
+            &mut self,
+            id: NodeId,
+            numbers: Numbers,
+            work: u64,
+            best: Option<u8>,
+            children: &[(u8, Numbers, bool)],
+        ) {
+            let serial = self.serial(id);
+            assert!(
+                self.tree
+                    .complete(id, serial, numbers, work, best, children)
+            );
+        }
+    }
+
     #[test]
     fn the_root_expands_after_its_first_job_and_jobs_spread_by_virtual_numbers() {
-        let mut tree = Tree::<u8>::new(1000);
-        let mut path = Vec::new();
-        assert_eq!(
-            tree.select(&mut path, None).map(|(id, _)| id),
-            Some(Tree::<u8>::ROOT)
-        );
-        assert!(path.is_empty());
+        let mut jobs = Jobs::new(1000);
+        assert_eq!(jobs.select(), Some(Tree::<u8>::ROOT));
+        assert!(jobs.path.is_empty());
         // Every open leaf is busy: nothing more to hand out.
-        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
+        assert_eq!(jobs.select(), None);
         // Three children; in the root's view their φ are 3, 1 and 2 (their own δ).
-        tree.complete(
+        jobs.complete(
             0,
             Numbers::new(1, 6),
             10,
             None,
             &kids(&[(2, 3), (4, 1), (1, 2)]),
         );
-        assert_eq!(tree.root().real, Numbers::new(1, 7));
-        let first = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
-        assert_eq!(path, [1]);
+        assert_eq!(jobs.tree.root().real, Numbers::new(1, 7));
+        let first = jobs.select().unwrap();
+        assert_eq!(jobs.path, [1]);
         // The busy child leans towards a win for its side to move (φ=4 ≥ δ=1: a loss for it,
         // so a win for the root), so the root is virtually won and nothing more is handed out.
-        assert!(tree.root().virt.is_win());
-        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
+        assert!(jobs.tree.root().virt.is_win());
+        assert_eq!(jobs.select(), None);
         // The job comes back unsolved and worse for the root: the next job goes to child 2.
-        tree.complete(first, Numbers::new(1, 5), 10, None, &kids(&[(5, 1)]));
+        jobs.complete(first, Numbers::new(1, 5), 10, None, &kids(&[(5, 1)]));
         assert_eq!(
-            tree.nodes[first as usize].children.len(),
+            jobs.tree.nodes[first as usize].children.len(),
             0,
             "below split work"
         );
-        let second = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
-        assert_eq!(path, [2]);
+        let second = jobs.select().unwrap();
+        assert_eq!(jobs.path, [2]);
         assert_ne!(second, first);
     }
 
     #[test]
     fn a_solved_child_solves_the_root_and_subtrees_are_freed_when_idle() {
-        let mut tree = Tree::<u8>::new(0);
-        let mut path = Vec::new();
-        let root = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
+        let mut jobs = Jobs::new(0);
+        let root = jobs.select().unwrap();
         // Both children lean towards a win for their side to move, so a job on one does not
         // decide the root and the other gets a job too.
-        tree.complete(root, Numbers::new(2, 2), 1, None, &kids(&[(1, 2), (1, 2)]));
-        let a = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
-        assert_eq!(path, [0]);
-        let b = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
-        assert_eq!(path, [1]);
+        jobs.complete(root, Numbers::new(2, 2), 1, None, &kids(&[(1, 2), (1, 2)]));
+        let a = jobs.select().unwrap();
+        assert_eq!(jobs.path, [0]);
+        let b = jobs.select().unwrap();
+        assert_eq!(jobs.path, [1]);
         assert_ne!(a, b);
-        assert!(tree.root().virt.is_loss());
-        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
+        assert!(jobs.tree.root().virt.is_loss());
+        assert_eq!(jobs.select(), None);
         // `a` expands (split work 0) into two grandchildren.
-        tree.complete(a, Numbers::new(1, 2), 5, None, &kids(&[(1, 1), (1, 1)]));
-        assert_eq!(tree.live, 5);
-        let c = tree.select(&mut path, None).map(|(id, _)| id).unwrap();
-        assert_eq!(path.len(), 2);
+        jobs.complete(a, Numbers::new(1, 2), 5, None, &kids(&[(1, 1), (1, 1)]));
+        assert_eq!(jobs.tree.live, 5);
+        let c = jobs.select().unwrap();
+        assert_eq!(jobs.path.len(), 2);
         // Grandchild lost for its mover: `a` is won for its mover, a loss for the root.
-        tree.complete(c, Numbers::LOSS, 3, Some(7), &[]);
-        assert!(tree.nodes[a as usize].real.is_win());
-        assert_eq!(tree.live, 3, "a's subtree freed, a kept as a solved leaf");
+        jobs.complete(c, Numbers::LOSS, 3, Some(7), &[]);
+        assert!(jobs.tree.nodes[a as usize].real.is_win());
+        assert_eq!(
+            jobs.tree.live, 3,
+            "a's subtree freed, a kept as a solved leaf"
+        );
         // `b` lost for its side to move: the root wins through it.
-        tree.complete(b, Numbers::LOSS, 3, None, &[]);
-        assert!(tree.root().real.is_win());
-        assert_eq!(tree.root_best(), Some(1));
-        assert_eq!(tree.select(&mut path, None).map(|(id, _)| id), None);
+        jobs.complete(b, Numbers::LOSS, 3, None, &[]);
+        assert!(jobs.tree.root().real.is_win());
+        assert_eq!(jobs.tree.root_best(), Some(1));
+        assert_eq!(jobs.select(), None);
+    }
+
+    #[test]
+    fn results_of_jobs_no_longer_running_are_refused_and_change_nothing() {
+        let mut jobs = Jobs::new(0);
+        let root = jobs.select().unwrap();
+        jobs.complete(
+            root,
+            Numbers::new(2, 2),
+            1,
+            None,
+            &kids(&[(1, 2), (1, 2), (1, 2)]),
+        );
+        let a = jobs.select().unwrap();
+        let serial_a = jobs.serial(a);
+        let before = jobs.tree.root().real;
+        // A result with the wrong serial, for a node without a job, or for no node at all.
+        assert!(
+            !jobs
+                .tree
+                .complete(a, serial_a + 100, Numbers::LOSS, 1, None, &[])
+        );
+        assert!(!jobs.tree.complete(root, 1, Numbers::LOSS, 1, None, &[]));
+        assert!(
+            !jobs
+                .tree
+                .complete(9999, serial_a, Numbers::LOSS, 1, None, &[])
+        );
+        assert!(!jobs.tree.abandon(a, NO_JOB));
+        assert_eq!(jobs.tree.root().real, before);
+        // Given up (its worker is gone), `a` is open again; the old job's late result is
+        // refused, and the new job on the same node is taken.
+        assert!(jobs.tree.abandon(a, serial_a));
+        assert_eq!(jobs.tree.nodes[a as usize].busy_below, 0);
+        let again = jobs.select().unwrap();
+        assert_eq!(again, a, "the most-proving leaf is handed out again");
+        assert!(!jobs.tree.complete(a, serial_a, Numbers::LOSS, 1, None, &[]));
+        jobs.complete(a, Numbers::new(3, 3), 1, None, &[]);
+        assert_eq!(jobs.tree.root().busy_below, 0);
     }
 }

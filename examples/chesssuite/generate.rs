@@ -54,6 +54,8 @@ pub struct Options {
     pub per_bucket_mated: usize,
     /// Lines without an announced mate.
     pub no_mate: usize,
+    /// Only mates of at least this many moves (either sign).
+    pub min_mate: u32,
     /// Stop after this many games even if buckets are not full.
     pub max_games: usize,
 }
@@ -91,6 +93,7 @@ enum Bucket {
 fn quota(options: &Options, bucket: Bucket) -> usize {
     match bucket {
         Bucket::NoMate => options.no_mate,
+        Bucket::Mate { n, .. } if n < options.min_mate => 0,
         Bucket::Mate { mated, n, quiet } => {
             let k = if mated {
                 options.per_bucket_mated

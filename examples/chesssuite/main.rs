@@ -17,7 +17,7 @@ mod solve;
 fn usage() -> ! {
     eprintln!(
         "usage: chesssuite generate [--seed S] [--nodes N] [--play-nodes N] [--per-bucket K]\n\
-         \x20                         [--per-bucket-mated K] [--no-mate K] [--max-games G]\n\
+         \x20                         [--per-bucket-mated K] [--no-mate K] [--min-mate N] [--max-games G]\n\
          \x20      chesssuite run FILE.epd [--table-mib M] [--cap SECONDS] [--oracle-max K]\n\
          \x20                         [--oracle-nodes N] [--checks-only] [--referee]\n\
          \x20      chesssuite bench FILE.epd [--min-mate N] [--cap SECONDS] [--runs R] [--memory-mib M]"
@@ -40,6 +40,7 @@ fn main() {
                 per_bucket: 8,
                 per_bucket_mated: 2,
                 no_mate: 20,
+                min_mate: 1,
                 max_games: 1000,
             };
             let mut i = 1;
@@ -52,6 +53,7 @@ fn main() {
                     "--per-bucket" => options.per_bucket = parse(value),
                     "--per-bucket-mated" => options.per_bucket_mated = parse(value),
                     "--no-mate" => options.no_mate = parse(value),
+                    "--min-mate" => options.min_mate = parse(value),
                     "--max-games" => options.max_games = parse(value),
                     _ => usage(),
                 }

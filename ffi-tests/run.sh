@@ -7,9 +7,10 @@
 #     UndefinedBehaviorSanitizer, linked to libproofnum.a;
 #   - examples/c/minimal.c (C99, warnings as errors), linked statically (sanitized) and to
 #     libproofnum.so through an rpath, which must print its values' agreement and exit 0;
-#   - the C and C++ examples (built with their Makefiles, also sanitized), the Python
-#     example (ctypes, on libproofnum.so) and ffi-tests/test_python.py (its callback wrappers
-#     under KeyboardInterrupt and SystemExit).
+#   - the C and C++ examples (built with their Makefiles, also sanitized), and
+#     ffi-tests/test_python.py: the Python package's ctypes layer on libproofnum.so (its
+#     structs against the header's layout from struct_layout.c, its callbacks under
+#     KeyboardInterrupt and SystemExit).
 # Each test program counts its own checks; every other step counts as one check.
 #
 # Usage: ffi-tests/run.sh LIB_DIR BUILD_DIR
@@ -151,11 +152,14 @@ step "make examples/cpp" make -s -C "$root/examples/cpp" LIBDIR="$lib" OUT="$bui
 expect "tictactoe self-play: draw" '^result: draw$' "$build/tictactoe"
 expect "tictactoe after 0, 1: X wins" '^result: X wins$' "$build/tictactoe" 01
 
-echo "== Python example (ctypes)"
-expect "examples/python/solve.py" '^all answers agree with the oracles$' \
-    "$PYTHON" "$root/examples/python/solve.py" "$lib/libproofnum.so"
-# KeyboardInterrupt and SystemExit inside its callbacks: a failed search, never an answer.
-program "test_python" "$PYTHON" "$root/ffi-tests/test_python.py" "$lib/libproofnum.so"
+echo "== the Python package's C layer (ctypes) on this library"
+# python/src/proofnum's ctypes structs against the header's layout, and its callbacks under
+# KeyboardInterrupt and SystemExit (a failed search, never an answer). python/tests (pytest,
+# scripts/tests/40-python.sh) tests the installed package.
+step "build struct_layout (C99)" $CC -std=c99 $warn -I"$root/include" \
+    "$root/ffi-tests/struct_layout.c" -o "$build/struct_layout"
+program "test_python" "$PYTHON" "$root/ffi-tests/test_python.py" "$lib/libproofnum.so" \
+    "$build/struct_layout"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,26 +1,37 @@
 #!/usr/bin/env python3
-"""The Python client's callback wrappers under exceptions that are not `Exception`s.
+"""The Python package's C layer (python/src/proofnum) against a build of the C ABI.
 
-    python3 test_python.py path/to/libproofnum.so
+    python3 test_python.py path/to/libproofnum.so path/to/struct_layout
 
-A KeyboardInterrupt (or SystemExit) inside a callback must end the search with
-PN_STATUS_CALLBACK_FAILED, never an answer, and come out of the Solver's call once the search
-has returned (issue 12, finding 6: `except Exception` let it escape into ctypes, which printed
-it and returned 0, and pn_solve_value answered "win" for a drawn tic-tac-toe position). The
-oracles are solve.py's plain negamax for tic-tac-toe and Bouton's theorem for Nim. Prints
-"test_python: N passed, N failed" like the C and C++ tests.
+Uses the package from the source tree, on the library given (ffi-tests/run.sh passes the std
+and the no-std builds), with the standard library only:
+  - the package's ctypes structs have the C header's sizes and field offsets, as the C
+    compiler lays them out (struct_layout, built from ffi-tests/struct_layout.c, prints them);
+  - at the C boundary, a KeyboardInterrupt or SystemExit raised in a game callback ends the
+    search with PN_STATUS_CALLBACK_FAILED and PN_OUTCOME_UNKNOWN, never an answer, and is kept
+    (issue 12, finding 6: ctypes once printed and dropped it, and pn_solve_value answered
+    "win" for a drawn position); through the package's Solver it is raised after the call;
+  - the solver answers tic-tac-toe (examples/python/tictactoe.py) as plain negamax does
+    (python/tests/references.py), before and after those failures.
+Prints "test_python: N passed, N failed" like the C and C++ tests. The package's own tests
+(python/tests, pytest) cover the rest of its API.
 """
 
-import _thread
 import ctypes as C
 import os
-import signal
+import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "python"))
-import solve  # noqa: E402  (the client under test)
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+os.environ["PROOFNUM_LIB"] = os.path.abspath(sys.argv[1])
+sys.path[:0] = [os.path.join(ROOT, "python", "src"), os.path.join(ROOT, "python", "tests"),
+                os.path.join(ROOT, "examples", "python")]
 
-PN_STATUS_CALLBACK_FAILED = 15
+import references as ref  # noqa: E402
+from tictactoe import TicTacToe  # noqa: E402
+
+from proofnum import Outcome, Solver, _abi  # noqa: E402
+from proofnum.game import CallbackTable  # noqa: E402
 
 passed = failed = 0
 
@@ -34,84 +45,78 @@ def check(ok, what):
         print(f"FAILED: {what}", file=sys.stderr)
 
 
-class Interrupted(solve.TicTacToe):
-    """Tic-tac-toe whose play() raises `exc` on its `after`-th call (once), or, with
-    exc=None, receives a real Ctrl-C there: _thread.interrupt_main() marks SIGINT as
-    arrived, and Python raises KeyboardInterrupt at its next check inside this callback."""
+STRUCTS = {"pn_config": _abi.Config, "pn_progress": _abi.Progress, "pn_limits": _abi.Limits,
+           "pn_game": _abi.GameTable, "pn_stats": _abi.Stats, "pn_result": _abi.Result,
+           "pn_table_info": _abi.TableInfo}
 
-    def __init__(self, cells, after, exc):
-        super().__init__(cells)
+
+def check_layout(program):
+    lines = subprocess.run([program], check=True, capture_output=True, text=True).stdout
+    fields = 0
+    for line in lines.splitlines():
+        name, value = line.rsplit(" ", 1)
+        if name.endswith(" size"):
+            struct = STRUCTS[name[: -len(" size")]]
+            check(C.sizeof(struct) == int(value),
+                  f"{name}: C says {value}, ctypes {C.sizeof(struct)}")
+        else:
+            struct_name, field = name.split(".")
+            struct = STRUCTS[struct_name]
+            offset = getattr(struct, field).offset
+            check(offset == int(value), f"{name}: C offset {value}, ctypes {offset}")
+            fields += 1
+    declared = sum(len(s._fields_) for s in STRUCTS.values())
+    check(fields == declared, f"struct_layout printed {fields} fields, ctypes declares {declared}")
+
+
+class Interrupted(TicTacToe):
+    """Tic-tac-toe whose play() raises `exc` on its `after`-th call."""
+
+    def __init__(self, after, exc):
+        super().__init__()
         self.after, self.exc, self.plays = after, exc, 0
 
-    def play(self, m):
+    def play(self, cell):
         self.plays += 1
         if self.plays == self.after:
-            if self.exc is None:
-                _thread.interrupt_main()
-                for _ in range(1000):  # ordinary Python work; the interrupt lands in here
-                    pass
-            else:
-                raise self.exc
-        super().play(m)
-
-
-def raw_value(lib, solver, game):
-    """pn_solve_value through ctypes directly: (status, outcome), and the game's pending
-    exception, taken without raising it."""
-    table = game.table()
-    result = solve.Result(struct_size=C.sizeof(solve.Result))
-    status = lib.pn_solve_value(solver.handle, C.byref(table), None, C.byref(result))
-    pending, game.pending = getattr(game, "pending", None), None
-    return status, result.outcome, pending
+            raise self.exc
+        super().play(cell)
 
 
 def main():
-    # A process started in the background by a non-interactive shell (as CI may start this
-    # one) inherits SIGINT ignored, and then Python installs no handler and interrupt_main()
-    # does nothing: install Python's own handler, as an interactive run has it.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    lib = solve.load_library(sys.argv[1])
-    solver = solve.Solver(lib)
-    drawn = "........."  # tic-tac-toe is a draw
-    want = {1: solve.PN_OUTCOME_WIN, 0: solve.PN_OUTCOME_DRAW, -1: solve.PN_OUTCOME_LOSS}[
-        solve.negamax(drawn)]
-    check(want == solve.PN_OUTCOME_DRAW, "the negamax oracle says tic-tac-toe is a draw")
+    check_layout(sys.argv[2])
+    lib = _abi.library()
+    drawn = Outcome.DRAW if ref.tic_tac_toe("." * 9) == ref.DRAW else None
+    check(drawn == Outcome.DRAW, "negamax says tic-tac-toe is a draw")
 
-    # At the C boundary: the failed callback ends the search without an answer. A fresh
-    # solver each time, so no table entry from an earlier search shortens this one.
-    raised = ((KeyboardInterrupt, KeyboardInterrupt), (SystemExit(3), SystemExit),
-              (None, KeyboardInterrupt))
+    # At the C boundary: a fresh solver each time, so no table entry shortens the search.
+    raised = ((KeyboardInterrupt(), KeyboardInterrupt), (SystemExit(3), SystemExit))
     for after in (1, 7, 40):
         for exc, kind in raised:
-            game = Interrupted(drawn, after, exc)
+            solver = Solver(table_bytes=1 << 16, max_depth=9, max_moves=9)
+            table = CallbackTable(Interrupted(after, exc), "test_python")
+            result = _abi.Result(struct_size=C.sizeof(_abi.Result))
             what = f"{exc!r} in play() after {after} plays"
             try:
-                status, outcome, pending = raw_value(lib, solve.Solver(lib), game)
+                status = lib.pn_solve_value(solver._handle, C.byref(table.table), None,
+                                            C.byref(result))
             except BaseException as e:  # noqa: BLE001
                 check(False, f"{what}: {e!r} escaped into ctypes")
                 continue
-            check(status == PN_STATUS_CALLBACK_FAILED, f"{what}: status {status}")
-            check(outcome == solve.PN_OUTCOME_UNKNOWN, f"{what}: outcome {outcome}")
-            check(isinstance(pending, kind), f"{what}: kept {pending!r}")
+            check(status == _abi.STATUS_CALLBACK_FAILED, f"{what}: status {status}")
+            check(result.outcome == 0, f"{what}: outcome {result.outcome}")
+            check(isinstance(table.pending, kind), f"{what}: kept {table.pending!r}")
 
-    # Through the client: the exception comes out of the call, after the search returned.
+    # Through the package: raised after the call; the same solver answers afterwards.
+    solver = Solver(table_bytes=1 << 16, max_depth=9, max_moves=9)
     for exc, kind in raised:
         try:
-            answer = solver.solve_value(Interrupted(drawn, 5, exc))
+            answer = solver.solve_value(Interrupted(5, exc))
             check(False, f"{exc!r}: solve_value answered {answer}")
         except kind:
             check(True, "")
-        try:
-            answer = solver.solve(solve.Nim((1, 2, 3)), 0)
-        except BaseException as e:  # noqa: BLE001 - nothing was pending any more
-            check(False, f"a later search raised {e!r}")
-            continue
-        # Bouton: XOR 1 ^ 2 ^ 3 == 0, so the player to move cannot win.
-        check(answer == (solve.PN_STATUS_OK, solve.PN_OUTCOME_DISPROVEN), f"nim after {exc!r}: {answer}")
-
-    # And the solver still answers correctly afterwards.
-    status, outcome, _, _ = solver.solve_value(solve.TicTacToe(drawn))
-    check(status == solve.PN_STATUS_OK and outcome == want, f"a clean search after: {outcome}")
+        result = solver.solve_value(TicTacToe())
+        check(result.value == drawn, f"a clean search after {exc!r}: {result.value!r}")
 
     print(f"test_python: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1

@@ -1,0 +1,111 @@
+"""The exceptions the solver raises: one class for each kind of C status (pn_status).
+
+An exception raised by the game's own methods during a search is not turned into one of
+these: it ends the search and is raised again, unchanged, when the call returns.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Type
+
+from .types import Stats
+
+
+class ProofnumError(Exception):
+    """Base of every error the solver reports; `status` is the C ABI's pn_status code."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class SearchIncomplete(ProofnumError):
+    """The search ran and ended without an answer; nothing was claimed.
+
+    `stats` counts the work done; `best_move` is the move the search found most promising, with
+    no guarantee; `moves` is the part of the line found so far (from `principal_variation`).
+    """
+
+    def __init__(self, message: str, status: int, stats: Optional[Stats] = None,
+                 best_move: Optional[int] = None, moves: Optional[List[int]] = None) -> None:
+        super().__init__(message, status)
+        self.stats = stats
+        self.best_move = best_move
+        self.moves = moves
+
+
+class NodeLimitReached(SearchIncomplete):
+    """The search evaluated `max_nodes` positions without an answer."""
+
+
+class TimeLimitReached(SearchIncomplete):
+    """The search ran for `max_time` seconds without an answer."""
+
+
+class SearchStopped(SearchIncomplete):
+    """`Solver.stop()` ended the search (or a progress callback raised, which stops it)."""
+
+
+class DepthLimitReached(SearchIncomplete):
+    """A line was deeper than the solver's `max_depth`."""
+
+
+class TooManyMoves(SearchIncomplete):
+    """A position had more moves than the solver's `max_moves`."""
+
+
+class MemoryLimitReached(SearchIncomplete):
+    """The PNS arena (`Engine.PNS`, `Engine.PN2`) was full even after freeing solved subtrees."""
+
+
+class InvalidConfiguration(ProofnumError, ValueError):
+    """A solver setting or an argument is out of range."""
+
+
+class SolverBusy(ProofnumError):
+    """The solver is in use by another call: from another thread, or from inside one of the
+    game's methods during a search (only `Solver.stop()` may be called from there)."""
+
+
+class InvalidGame(ProofnumError):
+    """The library found the game's answers inconsistent or out of range."""
+
+
+class TableLoadError(ProofnumError, ValueError):
+    """The bytes given to `Solver.load_table` are not a table this solver can load."""
+
+
+class Refuted(ProofnumError):
+    """A principal variation did not go the way the search said (a hash collision in the game,
+    or a game whose methods are not consistent); `moves` is the line up to that point."""
+
+    def __init__(self, message: str, status: int, moves: Optional[List[int]] = None) -> None:
+        super().__init__(message, status)
+        self.moves = moves
+
+
+class InternalError(ProofnumError):
+    """A bug in proofnum: please report it."""
+
+
+# pn_status codes and the class that reports each. Codes missing here (NULL pointers, struct
+# sizes, alignment, handles, the parallel calls) are never caused by this package's calls and
+# are reported as plain ProofnumError, naming the call.
+ERROR_CLASSES: Dict[int, Type[ProofnumError]] = {
+    3: InvalidConfiguration,
+    7: SolverBusy,
+    9: InvalidGame,
+    10: NodeLimitReached,
+    11: TimeLimitReached,
+    12: SearchStopped,
+    13: DepthLimitReached,
+    14: TooManyMoves,
+    16: InvalidGame,
+    17: TableLoadError,
+    18: TableLoadError,
+    19: TableLoadError,
+    20: TableLoadError,
+    21: Refuted,
+    22: InternalError,
+    23: MemoryLimitReached,
+}

@@ -1,0 +1,319 @@
+"""The `Game` protocol users implement, and its translation into the C ABI's callback table.
+
+Nothing may unwind from a Python callback into C: ctypes would print the exception, drop it and
+return an undefined value, and the search would go on from a half-played move. So every
+callback catches everything (`BaseException`: KeyboardInterrupt and SystemExit included),
+keeps the first exception and returns -1, which ends the search with PN_STATUS_CALLBACK_FAILED;
+the solver raises the exception again once the C call has returned. An exception that lands
+before a callback's `try` (Python runs signal handlers, hence a Ctrl-C's KeyboardInterrupt, at
+the entry of a function) is caught one level up, by `sys.unraisablehook`, which ctypes calls
+with the callback: `_catch_unraisable` keeps it and stops the search, so it is raised all the
+same.
+"""
+
+from __future__ import annotations
+
+import array
+import ctypes as C
+import sys
+from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
+
+from . import _abi
+from .types import Outcome, Repetition, Side
+
+_HASH_MASK = 2**64 - 1
+_GAME_OUTCOMES = frozenset(int(o) for o in Outcome)
+_REPETITION_VALUES = frozenset({Outcome.WIN, Outcome.LOSS, Outcome.DRAW})
+# array typecode of a C uint32_t (moves are copied into the library's buffer as one block).
+_MOVE_TYPECODE = next(code for code in "IL" if array.array(code).itemsize == 4)
+_MOVE_BYTES = 4
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A two-player game the solver can search, as one mutable position.
+
+    Implement the six methods (subclass `Game`, or write any class with these methods). The
+    solver plays moves and takes them back on the one object, so `play` followed by `undo` of
+    the same move must restore the position exactly. Moves are
+    ints from 0 to 2**32 - 1, whatever they mean to the game. Positions are told apart by
+    `hash()` alone: equal positions (with the same side to move) must hash equal, and different
+    ones should differ in all 64 bits (a hash collision can mislead the search; `Solver.verify`
+    catches it).
+
+    Optional, used when present:
+
+    - `repetition_rule`, a `Repetition` (a class attribute): how a position that repeats one
+      on the current line scores. `Repetition.DRAW` when absent, right for every game;
+      `Repetition.ACYCLIC` is much faster for a game whose positions never repeat.
+    - `estimate() -> Optional[Tuple[int, int]]`: (φ, δ), how hard the side to move's win is
+      to prove and to disprove (1 to 2**32 - 2, df-pn+ style), or None for (1, 1).
+    - `repetition_value() -> Outcome`: required with `Repetition.BY_POSITION`, the value
+      (`WIN`, `LOSS` or `DRAW`, for the side to move) of the position, which repeats one on
+      the current line.
+    """
+
+    def side_to_move(self) -> Side:
+        """The player to move: `Side.FIRST` or `Side.SECOND` (or 0 and 1)."""
+        ...
+
+    def hash(self) -> int:
+        """A 64-bit hash of the position, side to move included (Python ints are masked to
+        their low 64 bits)."""
+        ...
+
+    def outcome(self) -> Outcome:
+        """What is known without search, for the side to move: `Outcome.UNKNOWN` for a
+        position to search, `WIN`, `LOSS` or `DRAW` for a finished one (or one whose value
+        the game knows), or a bound `CANNOT_WIN` / `CANNOT_LOSE` for a position that goes
+        on."""
+        ...
+
+    def moves(self) -> Iterable[int]:
+        """The legal moves of a position that is not over. A position without moves is lost
+        for the side to move. A move known to lose for the mover may be left out while
+        another move is listed."""
+        ...
+
+    def play(self, move: int) -> None:
+        """Plays a move `moves()` listed in this position."""
+        ...
+
+    def undo(self, move: int) -> None:
+        """Takes back `move`, the last move played."""
+        ...
+
+
+def _has(game: Any, name: str) -> bool:
+    """Whether the game has the optional method `name`."""
+    return callable(getattr(game, name, None))
+
+
+class CallbackTable:
+    """One search call's pn_game for a Python game, and the first exception its callbacks met.
+
+    The ctypes callback objects live as long as this object; keep it alive during the call.
+    """
+
+    def __init__(self, game: Game, caller: str) -> None:
+        for name in ("side_to_move", "hash", "outcome", "moves", "play", "undo"):
+            if not callable(getattr(game, name, None)):
+                raise TypeError(
+                    f"{caller}: {type(game).__name__} is not a proofnum.Game: it has no "
+                    f"{name}() method")
+        rule = getattr(game, "repetition_rule", Repetition.DRAW)
+        if rule not in (0, 1, 2) or isinstance(rule, bool):
+            raise TypeError(
+                f"{caller}: {type(game).__name__}.repetition_rule is {rule!r}; expected a "
+                "proofnum.Repetition")
+        if rule == Repetition.BY_POSITION and not _has(game, "repetition_value"):
+            raise TypeError(
+                f"{caller}: {type(game).__name__} uses Repetition.BY_POSITION but has no "
+                "repetition_value() method")
+        # Checked at every call: a program (or pytest) may have set its own hook since.
+        install_unraisable_hook()
+        self.game = game
+        self.caller = caller
+        #: The first exception a callback raised (or that escaped one), and where.
+        self.pending: Optional[BaseException] = None
+        self.pending_method = ""
+        #: Called once when the first exception is kept (the solver stops its search).
+        self.on_failure: Callable[[], None] = lambda: None
+        #: The most moves a position listed beyond the buffer (for TooManyMoves' message).
+        self.most_moves_listed = 0
+        self.table = self._build(game, int(rule))
+
+    def fail(self, error: BaseException, method: str) -> int:
+        """Keeps the first exception; returns the failure code for C."""
+        if self.pending is None:
+            self.pending, self.pending_method = error, method
+            self.on_failure()
+        return -1
+
+    def raise_pending(self) -> None:
+        """Raises the kept exception, if any, with a note saying where it came from."""
+        error, self.pending = self.pending, None
+        if error is None:
+            return
+        if hasattr(error, "add_note"):  # Python 3.11 and later
+            error.add_note(
+                f"(raised in {type(self.game).__name__}.{self.pending_method}() during "
+                f"proofnum's {self.caller}; the search ended without an answer and the game "
+                "was left in the position where it stopped)")
+        raise error
+
+    def _build(self, game: Game, rule: int) -> _abi.GameTable:
+        # Each callback binds what it calls as locals: this is the hot path of a search.
+        fail = self.fail
+        game_side, game_hash, game_outcome = game.side_to_move, game.hash, game.outcome
+        game_moves, game_play, game_undo = game.moves, game.play, game.undo
+        outcomes, mask, typecode, memmove = _GAME_OUTCOMES, _HASH_MASK, _MOVE_TYPECODE, C.memmove
+        name = type(game).__name__
+
+        def side(_ctx: Any, out: Any) -> int:
+            try:
+                value = game_side()
+                if value != 0 and value != 1:
+                    raise ValueError(
+                        f"{name}.side_to_move() returned {value!r}; expected Side.FIRST or "
+                        "Side.SECOND (0 or 1)")
+                out[0] = value
+                return 0
+            except BaseException as error:
+                return fail(error, "side_to_move")
+
+        def hash_(_ctx: Any, out: Any) -> int:
+            try:
+                value = game_hash()
+                try:
+                    out[0] = value & mask
+                except TypeError:
+                    raise TypeError(
+                        f"{name}.hash() returned {value!r}; expected an int") from None
+                return 0
+            except BaseException as error:
+                return fail(error, "hash")
+
+        def outcome(_ctx: Any, out: Any) -> int:
+            try:
+                value = game_outcome()
+                try:
+                    known = value in outcomes and not isinstance(value, bool)
+                except TypeError:
+                    known = False
+                if not known:
+                    raise ValueError(
+                        f"{name}.outcome() returned {value!r}; expected an Outcome (UNKNOWN, "
+                        "WIN, LOSS, DRAW, CANNOT_WIN or CANNOT_LOSE)")
+                out[0] = value
+                return 0
+            except BaseException as error:
+                return fail(error, "outcome")
+
+        # `buffer` is the library's move buffer, never NULL (ctypes would give None).
+        def generate(_ctx: Any, buffer: int, capacity: int, out_count: Any) -> int:
+            try:
+                listed = game_moves()
+                try:
+                    moves = array.array(typecode, listed)
+                except (TypeError, OverflowError):
+                    raise ValueError(
+                        f"{name}.moves() returned {listed!r:.200}; expected ints from 0 to "
+                        "2**32 - 1") from None
+                count = len(moves)
+                if count <= capacity:
+                    if count:
+                        memmove(buffer, moves.buffer_info()[0], count * _MOVE_BYTES)
+                elif count > self.most_moves_listed:
+                    self.most_moves_listed = count
+                out_count[0] = count
+                return 0
+            except BaseException as error:
+                return fail(error, "moves")
+
+        def play(_ctx: Any, move: int) -> int:
+            try:
+                game_play(move)
+                return 0
+            except BaseException as error:
+                return fail(error, "play")
+
+        def undo(_ctx: Any, move: int) -> int:
+            try:
+                game_undo(move)
+                return 0
+            except BaseException as error:
+                return fail(error, "undo")
+
+        callbacks = {
+            "side_to_move": _abi.SIDE_FN(side),
+            "hash": _abi.HASH_FN(hash_),
+            "outcome": _abi.OUTCOME_FN(outcome),
+            "generate_moves": _abi.GENERATE_FN(generate),
+            "play": _abi.MOVE_FN(play),
+            "undo": _abi.MOVE_FN(undo),
+        }
+        functions = {"side_to_move": side, "hash": hash_, "outcome": outcome,
+                     "moves": generate, "play": play, "undo": undo}
+        if _has(game, "estimate"):
+            game_estimate = getattr(game, "estimate")
+
+            def estimate(_ctx: Any, out_phi: Any, out_delta: Any) -> int:
+                try:
+                    numbers = game_estimate()
+                    if numbers is not None:
+                        try:
+                            phi, delta = numbers
+                            if not (isinstance(phi, int) and isinstance(delta, int)
+                                    and 0 <= phi < 2**32 and 0 <= delta < 2**32):
+                                raise ValueError
+                        except (TypeError, ValueError):
+                            raise ValueError(
+                                f"{name}.estimate() returned {numbers!r}; expected None or "
+                                "(phi, delta), ints from 1 to 2**32 - 2") from None
+                        out_phi[0], out_delta[0] = phi, delta
+                    else:
+                        out_phi[0], out_delta[0] = 1, 1
+                    return 0
+                except BaseException as error:
+                    return fail(error, "estimate")
+
+            callbacks["estimate"] = _abi.ESTIMATE_FN(estimate)
+            functions["estimate"] = estimate
+        if rule == Repetition.BY_POSITION:
+            game_repetition_value = getattr(game, "repetition_value")
+            values = _REPETITION_VALUES
+
+            def repetition_value(_ctx: Any, out: Any) -> int:
+                try:
+                    value = game_repetition_value()
+                    try:
+                        known = value in values and not isinstance(value, bool)
+                    except TypeError:
+                        known = False
+                    if not known:
+                        raise ValueError(
+                            f"{name}.repetition_value() returned {value!r}; expected "
+                            "Outcome.WIN, LOSS or DRAW")
+                    out[0] = value
+                    return 0
+                except BaseException as error:
+                    return fail(error, "repetition_value")
+
+            callbacks["repetition_value"] = _abi.OUTCOME_FN(repetition_value)
+            functions["repetition_value"] = repetition_value
+        for method, function in functions.items():
+            guard_function(self, function, method)
+        self._callbacks = callbacks  # keeps the ctypes thunks alive
+        return _abi.GameTable(
+            struct_size=C.sizeof(_abi.GameTable), repetition_rule=rule, **callbacks)
+
+
+def guard_function(table: CallbackTable, function: Any, method: str) -> Any:
+    """Marks a callback of the call for `_catch_unraisable`: the call it belongs to, and the
+    method it calls."""
+    function._proofnum_table = table
+    function._proofnum_method = method
+    return function
+
+
+def _catch_unraisable(unraisable: Any) -> None:
+    """sys.unraisablehook: keeps an exception that escaped one of our callbacks (one raised
+    at its entry, before its `try`: a signal handler's) for its call, and stops that search;
+    everything else goes to the hook that was there before."""
+    table = getattr(unraisable.object, "_proofnum_table", None)
+    if isinstance(table, CallbackTable) and unraisable.exc_value is not None:
+        table.fail(unraisable.exc_value, unraisable.object._proofnum_method)
+    else:
+        _previous_unraisablehook(unraisable)
+
+
+_previous_unraisablehook = sys.unraisablehook
+
+
+def install_unraisable_hook() -> None:
+    """Installs `_catch_unraisable` once (it forwards everything that is not ours)."""
+    global _previous_unraisablehook
+    if sys.unraisablehook is not _catch_unraisable:
+        _previous_unraisablehook = sys.unraisablehook
+        sys.unraisablehook = _catch_unraisable

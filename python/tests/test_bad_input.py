@@ -1,0 +1,233 @@
+"""Bad input through every door: game methods that return the wrong things or raise, objects
+that are not games, settings out of range, tables that are not tables. Each gets a clear
+exception, never an answer, and the solver keeps working afterwards."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any, Dict
+
+import pytest
+from games import ConnectFour, Nim
+from tictactoe import TicTacToe
+
+import proofnum
+from proofnum import (Engine, InvalidConfiguration, MemoryLimitReached, Outcome, Repetition,
+                      Side, Solver, TableLoadError, TooManyMoves)
+
+
+def broken_nim(method: str, returns: Any) -> Nim:
+    """Nim(10) whose `method` returns `returns` once the search has played a few moves."""
+
+    class Broken(Nim):
+        pass
+
+    original = getattr(Nim, method, lambda self: None)  # estimate: optional
+
+    def wrong(self: Nim, *args: Any) -> Any:
+        if self.stones < 8:
+            return returns
+        return original(self, *args)
+
+    setattr(Broken, method, wrong)
+    return Broken(10)
+
+
+WRONG_RETURNS = [
+    ("side_to_move", 2, ValueError, "side_to_move() returned 2"),
+    ("side_to_move", "0", ValueError, "side_to_move() returned '0'"),
+    ("side_to_move", None, ValueError, "side_to_move() returned None"),
+    ("hash", 1.5, TypeError, "hash() returned 1.5; expected an int"),
+    ("hash", "abc", TypeError, "hash() returned 'abc'"),
+    ("outcome", 4, ValueError, "outcome() returned 4; expected an Outcome"),  # PROVEN in C
+    ("outcome", None, ValueError, "outcome() returned None"),
+    ("outcome", [1], ValueError, "outcome() returned [1]"),
+    ("outcome", True, ValueError, "outcome() returned True"),
+    ("moves", [-1], ValueError, "moves() returned [-1]; expected ints from 0 to 2**32 - 1"),
+    ("moves", [2**32], ValueError, "moves() returned [4294967296]"),
+    ("moves", ["a"], ValueError, "moves() returned ['a']"),
+    ("moves", None, ValueError, "moves() returned None"),
+    ("estimate", (1,), ValueError, "estimate() returned (1,)"),
+    ("estimate", (-1, 2), ValueError, "estimate() returned (-1, 2)"),
+]
+
+
+@pytest.mark.parametrize("method,returns,kind,message", WRONG_RETURNS)
+def test_a_method_returning_the_wrong_thing_raises_a_clear_error(
+        method: str, returns: Any, kind: type, message: str) -> None:
+    solver = Solver(table_bytes=1 << 12, max_depth=32, max_moves=3)
+    with pytest.raises(kind, match=re.escape(message)):
+        solver.solve_value(broken_nim(method, returns))
+    # The solver still answers (Nim 10 is a win: take 2).
+    assert solver.solve_value(Nim(10)).value == Outcome.WIN
+
+
+@pytest.mark.parametrize("method", ["side_to_move", "hash", "outcome", "moves", "play", "undo",
+                                    "estimate"])
+@pytest.mark.parametrize("raised", [RuntimeError("game bug"), KeyboardInterrupt(),
+                                    SystemExit(3)])
+def test_an_exception_in_a_method_is_raised_after_the_search(
+        method: str, raised: BaseException) -> None:
+    game = broken_nim(method, None)
+
+    def boom(self: Nim, *args: Any) -> Any:
+        if self.stones < 8:
+            raise raised
+        return getattr(Nim, method, lambda self: None)(self, *args)
+
+    setattr(type(game), method, boom)
+    solver = Solver(table_bytes=1 << 12, max_depth=32, max_moves=3)
+    with pytest.raises(type(raised)) as caught:
+        solver.solve_value(game)
+    assert caught.value is raised
+    if sys.version_info >= (3, 11):
+        assert any(f"Broken.{method}() during proofnum's Solver.solve_value" in note
+                   for note in caught.value.__notes__)
+    assert solver.solve(Nim(12), Side.FIRST).proven is False  # a multiple of four
+
+
+def test_repetition_value_under_by_position() -> None:
+    class Cycle(Nim):
+        """Nim where a move of 3 from 5 stones comes back to 5 stones: a cycle."""
+
+        repetition_rule = Repetition.BY_POSITION
+
+        def repetition_value(self) -> Outcome:
+            return Outcome.UNKNOWN  # not a value
+
+    with pytest.raises(ValueError, match=r"Cycle.repetition_value\(\) returned"):
+        # Positions never repeat in Nim, so wrap play to make one that does.
+        game = Cycle(6)
+        game.play = lambda take: Nim.play(game, take) if game.stones > 4 else None  # type: ignore
+        game.undo = lambda take: Nim.undo(game, take) if game.stones > 3 else None  # type: ignore
+        Solver(max_depth=32).solve_value(game)
+
+
+@pytest.mark.parametrize("not_a_game,message", [
+    (object(), "object is not a proofnum.Game: it has no side_to_move"),
+    ("nim", "str is not a proofnum.Game"),
+    (None, "NoneType is not a proofnum.Game"),
+])
+def test_something_that_is_not_a_game(not_a_game: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        Solver().solve_value(not_a_game)
+
+
+def test_a_game_class_with_a_bad_repetition_rule() -> None:
+    class Bad(Nim):
+        repetition_rule = 5  # type: ignore[assignment]
+
+    class NoValue(Nim):
+        repetition_rule = Repetition.BY_POSITION
+
+    with pytest.raises(TypeError, match="repetition_rule is 5"):
+        Solver().solve_value(Bad(3))
+    with pytest.raises(TypeError, match="has no repetition_value"):
+        Solver().solve_value(NoValue(3))
+
+
+def test_a_game_needs_only_the_methods() -> None:
+    # Duck typing: no subclass of Game, no repetition_rule (a repetition is a draw).
+    class Plain:
+        def __init__(self) -> None:
+            self.game = Nim(7)
+
+        def side_to_move(self) -> Side:
+            return self.game.side_to_move()
+
+        def hash(self) -> int:
+            return self.game.hash()
+
+        def outcome(self) -> Outcome:
+            return self.game.outcome()
+
+        def moves(self) -> Any:
+            return self.game.moves()
+
+        def play(self, move: int) -> None:
+            self.game.play(move)
+
+        def undo(self, move: int) -> None:
+            self.game.undo(move)
+
+    assert isinstance(Plain(), proofnum.Game)
+    result = Solver().solve_value(Plain())
+    assert (result.value, result.best_move) == (Outcome.WIN, 3)
+
+
+def test_too_many_moves_names_the_count_and_the_setting() -> None:
+    with pytest.raises(TooManyMoves, match="a position listed 9 moves; this solver's max_moves "
+                                           "is 4: make one with a larger max_moves") as caught:
+        Solver(max_moves=4).solve_value(TicTacToe())
+    assert caught.value.stats is not None
+
+
+@pytest.mark.parametrize("settings,kind,message", [
+    ({"table_bytes": 100}, ValueError, "table_bytes must be from 191"),
+    ({"table_bytes": "1 MiB"}, TypeError, "table_bytes must be an int, not str"),
+    ({"max_depth": 0}, ValueError, "max_depth must be from 1 to 65534"),
+    ({"max_depth": 70000}, ValueError, "max_depth must be from 1 to 65534"),
+    ({"max_depth": True}, TypeError, "max_depth must be an int, not bool"),
+    ({"max_moves": -1}, ValueError, "max_moves must be from 1"),
+    ({"max_moves": 2.5}, TypeError, "max_moves must be an int, not float"),
+    ({"epsilon": (1, 0)}, ValueError, "epsilon's denominator must be from 1"),
+    ({"engine": 7}, ValueError, "engine must be an Engine"),
+    ({"verify_memo_entries": -5}, ValueError, "verify_memo_entries must be from 0"),
+    # Checked by the library: PNS records a position's move count in 15 bits.
+    ({"engine": Engine.PNS, "max_moves": 40000}, InvalidConfiguration,
+     "Solver\\(\\): .*PNS and PN2 allow at most 32767 moves"),
+])
+def test_settings_out_of_range(settings: Dict[str, Any], kind: type, message: str) -> None:
+    with pytest.raises(kind, match=message):
+        Solver(**settings)
+
+
+@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, True])
+def test_attacker_must_be_a_side(attacker: Any) -> None:
+    with pytest.raises(ValueError, match="attacker must be Side.FIRST or Side.SECOND"):
+        Solver().solve(Nim(5), attacker)
+
+
+@pytest.mark.parametrize("limits,kind,message", [
+    ({"max_nodes": -1}, ValueError, "max_nodes must be from 0"),
+    ({"max_nodes": 1.0}, TypeError, "max_nodes must be an int"),
+    ({"max_time": -1}, ValueError, "max_time must be a number of seconds >= 0"),
+    ({"max_time": "1s"}, ValueError, "max_time must be a number of seconds"),
+    ({"progress": 5}, TypeError, "progress must be callable"),
+])
+def test_limits_out_of_range(limits: Dict[str, Any], kind: type, message: str) -> None:
+    with pytest.raises(kind, match=message):
+        Solver().solve_value(Nim(5), **limits)
+
+
+def test_saved_tables_load_and_garbage_does_not() -> None:
+    game = ConnectFour(4, 4, "23")
+    solver = Solver(table_bytes=1 << 16, max_depth=16, max_moves=4)
+    cold = solver.solve_value(game)
+    saved = solver.save_table()
+    assert len(saved) == solver.table_info().saved_bytes > 0
+
+    other = Solver(table_bytes=1 << 16, max_depth=16, max_moves=4)
+    other.load_table(saved)
+    warm = other.solve_value(game)
+    assert warm.value == cold.value and warm.stats.mid_calls < cold.stats.mid_calls
+
+    info = other.table_info()
+    for garbage, message in [(b"", "0 bytes given"), (b"not a table" * 10, "110 bytes given"),
+                             (saved[:100], "100 bytes given")]:
+        with pytest.raises(TableLoadError, match=message):
+            other.load_table(garbage)
+        assert other.table_info() == info, "a failed load leaves the table as it was"
+    small = Solver(table_bytes=1 << 12, max_depth=16, max_moves=4)
+    with pytest.raises(TableLoadError, match=f"saved table \\({len(saved)} bytes\\) is larger"):
+        small.load_table(saved)
+    with pytest.raises(TypeError, match="load_table takes bytes, not str"):
+        other.load_table("table")  # type: ignore[arg-type]
+
+
+def test_a_full_pns_arena_is_a_memory_limit() -> None:
+    solver = Solver(engine=Engine.PNS, arena_nodes=50, max_depth=16, max_moves=4)
+    with pytest.raises(MemoryLimitReached, match="arena"):
+        solver.solve_value(ConnectFour(4, 4))
+    assert solver.solve_value(Nim(5)).value == Outcome.WIN  # a small tree fits

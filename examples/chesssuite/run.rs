@@ -21,7 +21,8 @@
 //!   exhaustive search's reach): Stockfish's announced mate is its search's word, not a proof,
 //!   so this is not counted as wrong, but it fails the run like a wrong answer until someone
 //!   has looked.
-//! - **unknown**: proofnum stopped at the cap without an answer.
+//! - **unknown**: proofnum stopped at the cap without an answer, or (checks-only mode) found
+//!   no mate by checks alone where the suite states a mate.
 //!
 //! Stockfish not finding a mate is never a refutation. The exit code is 1 when any line is
 //! wrong or disputed.
@@ -102,6 +103,11 @@ pub fn judge(line: &Line, claim: &Claim, options: &Options) -> (Verdict, String)
     let expected = line.mate.map(i32::unsigned_abs);
     match claim {
         Claim::Unknown(reason) => (Verdict::Unknown, reason.clone()),
+        // In checks-only mode "no mate" is "no mate by checks alone": a different question
+        // from the suite's, which it neither answers nor contradicts.
+        Claim::NoMate if options.checks_only && expected.is_some() => {
+            (Verdict::Unknown, "no mate by checks alone".into())
+        }
         Claim::NoMate => match expected {
             None => (Verdict::Solved, "no mate, as stated".into()),
             Some(e) => match exhaustive(line, attacker, e, options) {

@@ -172,11 +172,13 @@ def test_too_many_moves_names_the_count_and_the_setting() -> None:
     ({"max_moves": -1}, ValueError, "max_moves must be from 1"),
     ({"max_moves": 2.5}, TypeError, "max_moves must be an int, not float"),
     ({"epsilon": (1, 0)}, ValueError, "epsilon's denominator must be from 1"),
+    ({"epsilon": 0.25}, TypeError, "epsilon must be a Fraction or a \\(numerator, "),
+    ({"table_bytes": 2**64 - 1}, InvalidConfiguration, "does not fit in the address space"),
     ({"engine": 7}, ValueError, "engine must be an Engine"),
     ({"verify_memo_entries": -5}, ValueError, "verify_memo_entries must be from 0"),
     # Checked by the library: PNS records a position's move count in 15 bits.
     ({"engine": Engine.PNS, "max_moves": 40000}, InvalidConfiguration,
-     "Solver\\(\\): .*PNS and PN2 allow at most 32767 moves"),
+     "Solver\\(\\): .*\\(PNS and PN2 allow at most 32767 moves a position\\)"),
 ])
 def test_settings_out_of_range(settings: Dict[str, Any], kind: type, message: str) -> None:
     with pytest.raises(kind, match=message):

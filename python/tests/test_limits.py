@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import _thread
 import signal
+import sys
 import threading
 from typing import Any, Iterator, List
 
@@ -67,8 +68,10 @@ def test_an_exception_in_progress_stops_the_search_and_is_raised() -> None:
     def progress(_snapshot: Progress) -> None:
         raise LookupError("progress display broke")
 
-    with pytest.raises(LookupError, match="progress display broke"):
+    with pytest.raises(LookupError, match="progress display broke") as caught:
         small_solver().solve_value(hard_position(), progress=progress)
+    if sys.version_info >= (3, 11):
+        assert "raised in the progress callback" in caught.value.__notes__[0]
 
 
 def test_a_stop_from_another_thread() -> None:

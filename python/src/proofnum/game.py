@@ -136,10 +136,12 @@ class CallbackTable:
         if error is None:
             return
         if hasattr(error, "add_note"):  # Python 3.11 and later
+            where = (f"the {self.pending_method} callback"
+                     if self.pending_method in ("progress", "clock")
+                     else f"{type(self.game).__name__}.{self.pending_method}()")
             error.add_note(
-                f"(raised in {type(self.game).__name__}.{self.pending_method}() during "
-                f"proofnum's {self.caller}; the search ended without an answer and the game "
-                "was left in the position where it stopped)")
+                f"(raised in {where} during proofnum's {self.caller}; the search ended "
+                "without an answer and the game was left in the position where it stopped)")
         raise error
 
     def _build(self, game: Game, rule: int) -> _abi.GameTable:

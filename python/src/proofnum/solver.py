@@ -68,9 +68,13 @@ class Solver:
                  second_level_nodes: int = 0, verify_memo_entries: int = 4096) -> None:
         lib = _abi.library()
         size_max = 2 ** (8 * C.sizeof(C.c_size_t)) - 1
-        numerator, denominator = (
-            (epsilon.numerator, epsilon.denominator) if isinstance(epsilon, Fraction)
-            else epsilon)
+        if isinstance(epsilon, Fraction):
+            numerator, denominator = epsilon.numerator, epsilon.denominator
+        elif isinstance(epsilon, tuple) and len(epsilon) == 2:
+            numerator, denominator = epsilon
+        else:
+            raise TypeError("epsilon must be a Fraction or a (numerator, denominator) pair; "
+                            f"got {epsilon!r}")
         config = lib.pn_config_default_v2()
         config.table_bytes = _check_int("table_bytes", table_bytes, _abi.TABLE_MIN_BYTES,
                                         size_max)
@@ -87,14 +91,14 @@ class Solver:
                                                size_max)
         config.verify_memo_entries = _check_int("verify_memo_entries", verify_memo_entries,
                                                 0, size_max)
-        config.threads = 1
         needed, align = C.c_size_t(), C.c_size_t()
         status = lib.pn_solver_memory_requirements(C.byref(config), C.byref(needed),
                                                    C.byref(align))
         if status != _abi.STATUS_OK:
             self._raise("Solver()", status, detail=(
-                "this combination of settings is out of range (PNS and PN2 allow at most "
-                f"{_abi.PNS_MAX_MOVES} moves a position)"))
+                f"PNS and PN2 allow at most {_abi.PNS_MAX_MOVES} moves a position"
+                if engine != Engine.DFPN and max_moves > _abi.PNS_MAX_MOVES else
+                "the memory these settings need does not fit in the address space"))
         # Over-allocate by the alignment and start at the first aligned address; ctypes
         # zero-fills the array, so the library never reads memory nobody wrote.
         self._memory = (C.c_uint8 * (needed.value + align.value))()
@@ -105,8 +109,8 @@ class Solver:
             self._raise("Solver()", status)
         self._lib = lib
         self._handle = handle
+        # Bytes of the solver's memory (table, stack, arena, move buffer).
         self.memory_bytes = needed.value
-        """Bytes of the solver's memory (table, stack, arena, move buffer)."""
         self.table_bytes, self.max_depth, self.max_moves = table_bytes, max_depth, max_moves
         self.epsilon = Fraction(numerator, denominator)
         self.engine = Engine(engine)

@@ -11,7 +11,7 @@
 
 use cozy_chess::{Board, Piece};
 use proofnum::{Game, MoveList, Outcome, Player};
-use proofnum_games::chess::{Chess, Knowledge, MAX_MOVES, Move, gives_check};
+use proofnum_games::chess::{CheckSquares, Chess, Knowledge, MAX_MOVES, Move, gives_check};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
@@ -200,12 +200,16 @@ fn perft_deep() {
     assert_eq!(run(POSITION_6, 4, Knowledge::ALL).nodes, 3_894_594);
 }
 
-/// `gives_check` against playing the move and asking cozy-chess, for every move of every
-/// position of small perft trees (all the special moves occur in them).
+/// `gives_check` and `CheckSquares` (a destination checks when any of its promotions does)
+/// against playing the move and asking cozy-chess, for every move of every position of small
+/// perft trees (all the special moves occur in them).
 #[test]
 fn gives_check_agrees_with_playing_the_move() {
     fn walk(board: &Board, depth: u32, tested: &mut u64) {
+        let check_squares = CheckSquares::new(board);
         board.generate_moves(|set| {
+            let checking = check_squares.checking(board, &set);
+            let mut played_checks = cozy_chess::BitBoard::EMPTY;
             for mv in set {
                 let mut after = board.clone();
                 after.play_unchecked(mv);
@@ -214,11 +218,19 @@ fn gives_check_agrees_with_playing_the_move() {
                     !after.checkers().is_empty(),
                     "{board} {mv}"
                 );
+                if !after.checkers().is_empty() {
+                    played_checks |= mv.to.bitboard();
+                }
                 *tested += 1;
                 if depth > 1 {
                     walk(&after, depth - 1, tested);
                 }
             }
+            assert_eq!(
+                checking, played_checks,
+                "{board} {:?} from {}",
+                set.piece, set.from
+            );
             false
         });
     }

@@ -9,9 +9,114 @@
 //! `tests/chess_rules.rs` checks it against playing every move of the perft trees.
 
 use cozy_chess::{
-    Board, File, Piece, Rank, Square, get_bishop_moves, get_knight_moves, get_pawn_attacks,
-    get_rook_moves,
+    BitBoard, Board, File, Piece, PieceMoves, Rank, Square, get_between_rays, get_bishop_moves,
+    get_knight_moves, get_line_rays, get_pawn_attacks, get_rook_moves,
 };
+
+/// A position's check geometry, computed once so that whole sets of moves are classified with
+/// a few bitboard operations: the squares from which each kind of the mover's pieces attacks
+/// the enemy king (direct checks), and the mover's pieces that alone stand between one of its
+/// sliders and that king (discovered checks when they leave the line).
+///
+/// Direct checks need no occupancy update: a slider moving along a line through the king with
+/// its origin between the two would already give check from its origin, which a legal position
+/// rules out. Castling, en passant and promotions, whose occupancy changes this does not model,
+/// go through [`gives_check`].
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSquares {
+    their_king: Square,
+    /// Indexed by [`Piece`]: where a piece of that kind gives check from.
+    direct: [BitBoard; Piece::NUM],
+    /// The mover's pieces whose departure from the line uncovers a check.
+    discoverers: BitBoard,
+    /// Destinations of pawn moves that promote or take en passant.
+    special_pawn_to: BitBoard,
+}
+
+impl CheckSquares {
+    /// The check geometry of `board` for its side to move.
+    pub fn new(board: &Board) -> CheckSquares {
+        let us = board.side_to_move();
+        let their_king = board.king(!us);
+        let occupied = board.occupied();
+        let ours = board.colors(us);
+        let diagonal = get_bishop_moves(their_king, occupied);
+        let straight = get_rook_moves(their_king, occupied);
+        let queens = board.colored_pieces(us, Piece::Queen);
+        let sliders = (get_bishop_moves(their_king, BitBoard::EMPTY)
+            & (board.colored_pieces(us, Piece::Bishop) | queens))
+            | (get_rook_moves(their_king, BitBoard::EMPTY)
+                & (board.colored_pieces(us, Piece::Rook) | queens));
+        let mut discoverers = BitBoard::EMPTY;
+        for slider in sliders {
+            let between = get_between_rays(slider, their_king) & occupied;
+            if between.len() == 1 {
+                discoverers |= between & ours;
+            }
+        }
+        let mut special_pawn_to = Rank::Eighth.relative_to(us).bitboard();
+        if let Some(file) = board.en_passant() {
+            special_pawn_to |= Square::new(file, Rank::Sixth.relative_to(us)).bitboard();
+        }
+        let mut direct = [BitBoard::EMPTY; Piece::NUM];
+        direct[Piece::Pawn as usize] = get_pawn_attacks(their_king, !us);
+        direct[Piece::Knight as usize] = get_knight_moves(their_king);
+        direct[Piece::Bishop as usize] = diagonal;
+        direct[Piece::Rook as usize] = straight;
+        direct[Piece::Queen as usize] = diagonal | straight;
+        CheckSquares {
+            their_king,
+            direct,
+            discoverers,
+            special_pawn_to,
+        }
+    }
+
+    /// The destinations in `set` (legal moves of `board`, the position this was made for)
+    /// whose move gives check. A promoting destination counts when any of its promotions
+    /// checks: callers that need the piece ask [`gives_check`] for each.
+    #[inline]
+    pub fn checking(&self, board: &Board, set: &PieceMoves) -> BitBoard {
+        let special = match set.piece {
+            Piece::Pawn => set.to & self.special_pawn_to,
+            Piece::King => set.to & board.colors(board.side_to_move()), // castling
+            _ => BitBoard::EMPTY,
+        };
+        let ordinary = set.to & !special;
+        let mut checks = ordinary & self.direct[set.piece as usize];
+        if self.discoverers.has(set.from) {
+            checks |= ordinary & !get_line_rays(set.from, self.their_king);
+        }
+        for to in special {
+            let promotions: &[Option<Piece>] = if set.piece == Piece::Pawn
+                && Rank::Eighth.relative_to(board.side_to_move()) == to.rank()
+            {
+                &[
+                    Some(Piece::Queen),
+                    Some(Piece::Rook),
+                    Some(Piece::Bishop),
+                    Some(Piece::Knight),
+                ]
+            } else {
+                &[None]
+            };
+            let from = set.from;
+            if promotions.iter().any(|&promotion| {
+                gives_check(
+                    board,
+                    cozy_chess::Move {
+                        from,
+                        to,
+                        promotion,
+                    },
+                )
+            }) {
+                checks |= to.bitboard();
+            }
+        }
+        checks
+    }
+}
 
 /// True when the legal move `mv` of `board` puts the opponent in check.
 #[inline]

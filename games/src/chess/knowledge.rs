@@ -31,6 +31,7 @@
 use cozy_chess::{Board, Color, Piece};
 use proofnum::{MoveList, Numbers, Outcome};
 
+use super::check::CheckSquares;
 use super::{Chess, Move, gives_check};
 
 /// Which pieces of chess knowledge a position uses. The value of a position never depends on
@@ -104,9 +105,11 @@ pub fn has_mate_in_one(board: &Board) -> bool {
 /// A move of the side to move that checkmates, if there is one (the first cozy-chess lists).
 pub fn mating_move(board: &Board) -> Option<Move> {
     let mut found = None;
-    board.generate_moves(|set| {
+    let check_squares = CheckSquares::new(board);
+    board.generate_moves(|mut set| {
+        set.to &= check_squares.checking(board, &set);
         for mv in set {
-            if gives_check(board, mv) {
+            if mv.promotion.is_none() || gives_check(board, mv) {
                 let mut after = board.clone();
                 after.play_unchecked(mv);
                 if !after.generate_moves(|_| true) {
@@ -158,9 +161,12 @@ pub(super) fn ordered_moves(board: &Board, checks_only: bool, moves: &mut MoveLi
     let mut grouped = [(0u8, Move::default()); super::MAX_MOVES];
     let mut n = 0;
     let theirs = board.colors(!board.side_to_move());
+    let check_squares = CheckSquares::new(board);
     board.generate_moves(|set| {
+        let checking = check_squares.checking(board, &set);
         for mv in set {
-            let group = if gives_check(board, mv) {
+            let group = if checking.has(mv.to) && (mv.promotion.is_none() || gives_check(board, mv))
+            {
                 GROUP_CHECK
             } else if checks_only {
                 continue;

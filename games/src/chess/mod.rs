@@ -38,7 +38,7 @@ pub mod notation;
 use cozy_chess::{Board, Color, Piece, Square};
 use proofnum::{Game, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
 
-pub use check::gives_check;
+pub use check::{CheckSquares, gives_check};
 pub use knowledge::{Knowledge, cannot_mate, has_mate_in_one, mating_move};
 pub use notation::FenError;
 

@@ -379,6 +379,45 @@ impl<'a, M: Copy> MoveList<'a, M> {
     }
 }
 
+/// Moves as integers, for searches whose positions travel between processes or into files:
+/// the `proofnum-mpi` crate sends each job as the moves from the root, and its checkpoints
+/// store the root tree's moves. Only games that go that far implement it; no search in this
+/// crate needs it, so it costs the others nothing.
+///
+/// ```
+/// use proofnum::{Game, MoveCodec};
+/// # use proofnum::{MoveList, Outcome, Player};
+/// # struct Pile { stones: u32, to_move: Player }
+/// # impl Game for Pile {
+/// #     type Move = u8;
+/// #     fn side_to_move(&self) -> Player { self.to_move }
+/// #     fn hash(&self) -> u64 { self.stones as u64 }
+/// #     fn outcome(&self) -> Outcome { Outcome::Unknown }
+/// #     fn generate_moves(&self, moves: &mut MoveList<'_, u8>) {}
+/// #     fn play(&mut self, take: u8) {}
+/// #     fn undo(&mut self, take: u8) {}
+/// # }
+/// impl MoveCodec for Pile {
+///     fn encode_move(take: u8) -> u64 {
+///         take as u64
+///     }
+///     fn decode_move(code: u64) -> Option<u8> {
+///         u8::try_from(code).ok()
+///     }
+/// }
+/// assert_eq!(Pile::decode_move(Pile::encode_move(2)), Some(2));
+/// assert_eq!(Pile::decode_move(300), None);
+/// ```
+pub trait MoveCodec: Game {
+    /// The move's code. Different moves of one position must have different codes.
+    fn encode_move(mv: Self::Move) -> u64;
+
+    /// The move whose code this is, or `None` for a code [`encode_move`](MoveCodec::encode_move)
+    /// never gives. A code read from outside may still name a move that is not legal in the
+    /// position at hand: users check it against [`Game::generate_moves`] before playing it.
+    fn decode_move(code: u64) -> Option<Self::Move>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

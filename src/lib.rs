@@ -88,7 +88,7 @@ pub mod table;
 pub mod value;
 
 pub use dfpn::{Dfpn, DfpnConfig, Job};
-pub use game::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
+pub use game::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value};
 pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};

@@ -84,6 +84,52 @@ fn a_table_saved_after_shared_use_loads_as_a_normal_table() {
 }
 
 #[test]
+fn copied_bytes_equal_the_tables_and_a_copy_taken_while_storing_loads() {
+    let mut buf = vec![0u8; Table::required_bytes(4)];
+    let mut table = Table::new(&mut buf).unwrap();
+    table.new_generation();
+    table.store(5 << 32 | 1, &entry(3, 4, 100));
+    let expected = table.as_bytes().to_vec();
+    let shared = SharedTable::from_table(table);
+    assert_eq!(shared.byte_len(), expected.len());
+    let mut copy = vec![0u8; shared.byte_len()];
+    assert!(
+        !shared.copy_bytes(&mut copy[1..]),
+        "a wrong length writes nothing"
+    );
+    assert!(copy.iter().all(|&b| b == 0));
+    assert!(shared.copy_bytes(&mut copy));
+    assert_eq!(copy, expected);
+
+    // While another thread stores into the one bucket, every copy loads as a table whose
+    // entries are ones that thread stored (torn ones fail their check and miss).
+    let stored: Vec<(u64, Entry)> = (1..=64u64)
+        .map(|k| ((k << 32) | 2, entry(k as u32, 1, k)))
+        .collect();
+    std::thread::scope(|s| {
+        let mut handle = shared.handle();
+        let stored = &stored;
+        s.spawn(move || {
+            for _ in 0..200 {
+                for (key, e) in stored {
+                    handle.store(*key, e);
+                }
+            }
+        });
+        for _ in 0..200 {
+            assert!(shared.copy_bytes(&mut copy));
+            let mut target = vec![0u8; copy.len() + 64];
+            let mut loaded = Table::load(&mut target, &copy).unwrap();
+            for (key, e) in stored.iter() {
+                if let Some(found) = loaded.probe(*key) {
+                    assert_eq!(found.numbers, e.numbers);
+                }
+            }
+        }
+    });
+}
+
+#[test]
 fn clear_and_new_generation_match_the_single_thread_table() {
     let mut a = vec![0u8; Table::required_bytes(2)];
     let mut b = vec![0u8; Table::required_bytes(2)];

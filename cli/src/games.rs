@@ -2,7 +2,7 @@
 //! how to read a position, how to write the board, a move and a player, and how big the
 //! solver's buffers must be.
 
-use proofnum::{Game, Player};
+use proofnum::{Game, MoveCodec, Player};
 use proofnum_games::atarigo::{AtariGo, Point, notation::setup_size};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
@@ -81,7 +81,10 @@ pub fn with_game<W: WithGame>(name: &str, position: &str, action: W) -> Result<W
 }
 
 /// A bundled game as the command line uses it.
-pub trait Bundled: Game<Move: Send> + Clone + Send + Sized {
+///
+/// Its moves have integer codes ([`MoveCodec`]) so that the distributed solver can send jobs
+/// between processes, and a position can be shared between threads (`Sync`).
+pub trait Bundled: Game<Move: Send> + MoveCodec + Clone + Send + Sync + Sized {
     /// Longest line, in plies, the stack must hold.
     const MAX_DEPTH: usize;
     /// Most moves in a position.

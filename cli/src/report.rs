@@ -145,6 +145,23 @@ pub fn answer<G: Bundled>(
     chooser: Chooser,
     verify: bool,
 ) -> ExitCode {
+    answer_with_line(dfpn, game, table, question, found, chooser, verify, true)
+}
+
+/// As [`answer`], walking and printing the principal variation only when `walk_line` is true.
+/// The distributed solver leaves it out unless asked: its coordinator's table holds little of
+/// the proof, so the walk would search most of it again on one core.
+#[allow(clippy::too_many_arguments)]
+pub fn answer_with_line<G: Bundled>(
+    dfpn: &mut Dfpn<'_, G>,
+    game: &mut G,
+    table: &mut Table<'_>,
+    question: Question,
+    found: &Found<G::Move>,
+    chooser: Chooser,
+    verify: bool,
+    walk_line: bool,
+) -> ExitCode {
     let mover = game.side_to_move();
     let (me, them) = (G::name(mover), G::name(mover.opponent()));
     if let Question::CanWin(attacker) = question {
@@ -263,18 +280,20 @@ pub fn answer<G: Bundled>(
     if found.best_move.is_some() && !by_distance {
         println!("  ({PARALLEL_CHOICE})");
     }
-    let (moves, cut) = principal_line(dfpn, game, table, found.best_move, &line);
-    let shown: Vec<String> = moves.iter().map(|&m| G::show_move(m)).collect();
-    if shown.is_empty() {
-        println!("principal variation: none");
-    } else {
-        println!("principal variation: {}", shown.join(" "));
-    }
-    if !line_is.is_empty() && !moves.is_empty() {
-        println!("  ({line_is})");
-    }
-    if let Some(reason) = cut {
-        println!("  (the line stops early: {reason})");
+    if walk_line {
+        let (moves, cut) = principal_line(dfpn, game, table, found.best_move, &line);
+        let shown: Vec<String> = moves.iter().map(|&m| G::show_move(m)).collect();
+        if shown.is_empty() {
+            println!("principal variation: none");
+        } else {
+            println!("principal variation: {}", shown.join(" "));
+        }
+        if !line_is.is_empty() && !moves.is_empty() {
+            println!("  ({line_is})");
+        }
+        if let Some(reason) = cut {
+            println!("  (the line stops early: {reason})");
+        }
     }
 
     let mut code = ExitCode::SUCCESS;

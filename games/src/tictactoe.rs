@@ -6,7 +6,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 /// The eight lines of three, as bit masks over the cells.
 const LINES: [u16; 8] = [
@@ -89,6 +89,17 @@ impl fmt::Display for TicTacToe {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+/// A move's code is its cell, 0..9.
+impl MoveCodec for TicTacToe {
+    fn encode_move(cell: u8) -> u64 {
+        cell as u64
+    }
+
+    fn decode_move(code: u64) -> Option<u8> {
+        (code < 9).then_some(code as u8)
     }
 }
 

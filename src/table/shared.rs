@@ -59,7 +59,7 @@
 //!
 //! [loom]: https://docs.rs/loom
 
-use core::mem::{align_of, size_of};
+use core::mem::{align_of, size_of, size_of_val};
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::{
@@ -203,7 +203,7 @@ impl<'a> SharedTable<'a> {
     /// Ends sharing: the single-thread table over the same bytes, with fresh statistics.
     /// Every [`SharedHandle`] borrows the shared table, so none can outlive this.
     pub fn into_table(self) -> Table<'a> {
-        let len = core::mem::size_of_val::<[AtomicU64]>(self.words);
+        let len = size_of_val::<[AtomicU64]>(self.words);
         let ptr = self.words.as_mut_ptr().cast::<u8>();
         // SAFETY: the words are `len` initialised bytes (an `AtomicU64` has no padding), any
         // byte is a valid `u8`, and `u8` needs no alignment. `self.words` is an exclusive
@@ -228,6 +228,31 @@ impl<'a> SharedTable<'a> {
             generation: self.generation,
             stats: TableStats::default(),
         }
+    }
+
+    /// Bytes of the table (header and buckets): the length of [`Table::as_bytes`] for the
+    /// same table, and what [`copy_bytes`](SharedTable::copy_bytes) writes.
+    pub fn byte_len(&self) -> usize {
+        size_of_val::<[AtomicU64]>(self.words)
+    }
+
+    /// Copies the table's bytes into `out` as [`Table::as_bytes`] lays them out, so they can be
+    /// saved and [loaded](Table::load) later, while other threads go on probing and storing
+    /// (a checkpoint of a running search). An entry stored during the copy may come out torn;
+    /// it then fails its check when loaded, like a damaged entry, and is a miss. Returns false,
+    /// writing nothing, when `out` is not exactly [`byte_len`](SharedTable::byte_len) long.
+    pub fn copy_bytes(&self, out: &mut [u8]) -> bool {
+        if out.len() != self.byte_len() {
+            return false;
+        }
+        for (word, chunk) in self
+            .words
+            .iter()
+            .zip(out.chunks_exact_mut(size_of::<u64>()))
+        {
+            chunk.copy_from_slice(&Word::load(word).to_ne_bytes());
+        }
+        true
     }
 
     /// Number of buckets.

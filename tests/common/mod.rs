@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use proofnum::{Game, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
+use proofnum::{Game, MoveCodec, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
 
 /// SplitMix64: a small, good, seedable generator.
 #[derive(Clone)]
@@ -553,6 +553,17 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
     }
     fn no_moves_value(&self) -> Value {
         self.graph.no_moves
+    }
+}
+
+/// Moves travel as themselves (`from << 32 | to`); a code naming no edge is refused where it
+/// is replayed, against the moves the node generates.
+impl<const RULE: u8> MoveCodec for GraphGame<'_, RULE> {
+    fn encode_move(mv: u64) -> u64 {
+        mv
+    }
+    fn decode_move(code: u64) -> Option<u64> {
+        Some(code)
     }
 }
 

@@ -35,7 +35,7 @@
 
 pub mod notation;
 
-use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 pub use notation::{MoveError, ParseError};
 
@@ -262,6 +262,18 @@ impl<const N: usize> AtariGo<N> {
             }
         }
         false
+    }
+}
+
+/// A point's code is its bit index (`row·(N+1) + column`); codes of guard bits decode but are
+/// never legal.
+impl<const N: usize> MoveCodec for AtariGo<N> {
+    fn encode_move(mv: Point) -> u64 {
+        mv.0 as u64
+    }
+
+    fn decode_move(code: u64) -> Option<Point> {
+        (code < (N * (N + 1)) as u64).then_some(Point(code as u8))
     }
 }
 

@@ -36,7 +36,7 @@ mod knowledge;
 pub mod notation;
 
 use cozy_chess::{Board, Color, Piece, Square};
-use proofnum::{Game, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
+use proofnum::{Game, MoveCodec, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
 
 pub use check::{CheckSquares, gives_check};
 pub use knowledge::{Knowledge, cannot_mate, has_mate_in_one, mating_move};
@@ -303,6 +303,17 @@ impl Chess {
         } else {
             0
         }
+    }
+}
+
+/// A move's code is its packed 16 bits (for jobs sent between processes).
+impl MoveCodec for Chess {
+    fn encode_move(mv: Move) -> u64 {
+        u64::from(mv.0)
+    }
+
+    fn decode_move(code: u64) -> Option<Move> {
+        u16::try_from(code).ok().map(Move)
     }
 }
 

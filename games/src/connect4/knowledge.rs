@@ -39,7 +39,7 @@
 //!
 
 use proofnum::number::Numbers;
-use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 use super::{Board, Column};
 
@@ -253,6 +253,17 @@ pub struct Restricted<const W: usize, const H: usize, const R: u8>(pub Board<W, 
 impl<const W: usize, const H: usize, const R: u8> From<Board<W, H>> for Restricted<W, H, R> {
     fn from(board: Board<W, H>) -> Self {
         Restricted(board)
+    }
+}
+
+/// As the board's: a column's 0-based index.
+impl<const W: usize, const H: usize, const R: u8> MoveCodec for Restricted<W, H, R> {
+    fn encode_move(mv: Column) -> u64 {
+        Board::<W, H>::encode_move(mv)
+    }
+
+    fn decode_move(code: u64) -> Option<Column> {
+        Board::<W, H>::decode_move(code)
     }
 }
 

@@ -39,7 +39,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use proofnum::number::Numbers;
-use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 use knowledge::{has_four, winning_cells};
 
@@ -350,6 +350,20 @@ impl<const W: usize, const H: usize> Board<W, H> {
         self.mask ^= top;
         self.current ^= self.mask;
         self.moves -= 1;
+    }
+}
+
+/// A column's code is its 0-based index (for jobs sent between processes).
+impl<const W: usize, const H: usize> MoveCodec for Board<W, H> {
+    fn encode_move(mv: Column) -> u64 {
+        mv.0 as u64
+    }
+
+    fn decode_move(code: u64) -> Option<Column> {
+        u8::try_from(code)
+            .ok()
+            .filter(|&c| (c as usize) < W)
+            .map(Column)
     }
 }
 

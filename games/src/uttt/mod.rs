@@ -31,7 +31,7 @@
 
 use core::fmt;
 
-use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule};
+use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 pub mod knowledge;
 mod moves;
@@ -317,6 +317,17 @@ impl Uttt {
             }
         }
         s
+    }
+}
+
+/// A move's code is its cell number, `board * 9 + cell` (0..81).
+impl MoveCodec for Uttt {
+    fn encode_move(mv: Move) -> u64 {
+        mv.0 as u64
+    }
+
+    fn decode_move(code: u64) -> Option<Move> {
+        (code < 81).then_some(Move(code as u8))
     }
 }
 

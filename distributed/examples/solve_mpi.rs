@@ -1,0 +1,450 @@
+//! `solve_mpi`: the command line's solve over MPI ranks. Rank 0 coordinates (the root tree),
+//! every other rank runs df-pn jobs with its own table; rank 0 prints what `proofnum` prints
+//! (the position, the answer, the best move, the figures) and then what each rank did.
+//!
+//! ```sh
+//! cargo build --release -p proofnum-mpi --example solve_mpi
+//! mpirun -np 4 target/release/examples/solve_mpi connect4 4453
+//! mpirun -np 3 target/release/examples/solve_mpi connect4 12345 --checkpoint c4.ck
+//! kill -USR1 <rank 0's pid>                       # write the checkpoint now
+//! mpirun -np 3 target/release/examples/solve_mpi connect4 12345 --checkpoint c4.ck --resume
+//! ```
+//!
+//! (As root, mpirun needs `--allow-run-as-root`; with more ranks than cores, `--oversubscribe`.)
+//! The options are `proofnum`'s (`--table-mib` is each rank's table, `--threads` each worker
+//! rank's job threads) and the distributed ones below. Signals to rank 0: SIGUSR1 writes a
+//! checkpoint at once; SIGINT stops the search (and writes one); SIGTERM, which `mpirun` sends
+//! when a rank has died, ends the run at once with the last checkpoint named.
+//!
+//! Exit codes: `proofnum`'s (0 answered, 1 stopped by a limit, 2 bad input, 3 `--verify`
+//! refuted), and 4 when the run failed (a rank lost, a checkpoint that cannot be used, the run
+//! ended from outside).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser};
+use mpi::Threading;
+use proofnum::{Dfpn, ParallelConfig, ParallelLimits, ParallelProgress, Stats, Status};
+use proofnum_cli::games::{Bundled, WithGame, with_game};
+use proofnum_cli::progress::{self, ProgressLine};
+use proofnum_cli::report::{self, Chooser, count};
+use proofnum_cli::solve::{Answer, EXIT_BAD_INPUT, Engine, Found, Options, Question};
+use proofnum_mpi::{
+    CheckpointPlan, Coordinator, DistributedStats, Error, Link, MpiLink, Settings, Signals,
+    checkpoint, serve,
+};
+
+/// Exit code of a run that failed (as opposed to one stopped by a limit).
+const EXIT_FAILED: u8 = 4;
+
+/// Solve a position of a bundled game by distributed PN-DFPN over MPI ranks.
+#[derive(Parser)]
+#[command(name = "solve_mpi", arg_required_else_help = true)]
+struct Cli {
+    /// The game (as for proofnum: connect4, tictactoe, uttt, atarigo)
+    game: String,
+    /// The position in the game's notation (left out or empty: the start)
+    #[arg(default_value = "", hide_default_value = true)]
+    position: String,
+    #[command(flatten)]
+    options: Options,
+    #[command(flatten)]
+    mpi: MpiOptions,
+}
+
+/// The distributed solver's own options.
+#[derive(Args, Clone, Debug)]
+struct MpiOptions {
+    /// MID calls a job may spend before it reports back
+    #[arg(long, value_name = "N", default_value_t = ParallelConfig::default().job_work)]
+    job_work: u64,
+    /// MID calls on one leaf after which it joins the root tree
+    #[arg(long, value_name = "N", default_value_t = ParallelConfig::default().split_work)]
+    split_work: u64,
+    /// Job threads on rank 0 itself, over its own table [default: 0 with other ranks, else
+    /// --threads or one per core]
+    #[arg(long, value_name = "N")]
+    coordinator_threads: Option<usize>,
+    /// Solved positions each job reports, passed on to the other ranks' tables (0: none)
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    share_solved: usize,
+    /// Write checkpoints of the root tree and rank 0's table to FILE
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Minutes between checkpoints
+    #[arg(long, value_name = "M", default_value_t = 10.0, value_parser = positive)]
+    checkpoint_minutes: f64,
+    /// Continue the solve saved in the --checkpoint file
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    /// Give up a rank that has jobs but says nothing for S seconds; its jobs go to the others
+    #[arg(long, value_name = "S", default_value_t = 120.0, value_parser = positive)]
+    rank_timeout: f64,
+    /// Walk and print the principal variation on rank 0 (searching again on one core what
+    /// its table lacks of the proof)
+    #[arg(long)]
+    line: bool,
+}
+
+/// A finite number above zero.
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("expected a number above zero, not {s:?}")),
+    }
+}
+
+/// Flags the signal handlers set (signal-hook: no code runs in the handler itself).
+struct Flags {
+    checkpoint_now: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+    terminate: Arc<AtomicBool>,
+}
+
+impl Flags {
+    fn register(coordinator: bool) -> Flags {
+        let flags = Flags {
+            checkpoint_now: Arc::new(AtomicBool::new(false)),
+            stop: Arc::new(AtomicBool::new(false)),
+            terminate: Arc::new(AtomicBool::new(false)),
+        };
+        use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+        use signal_hook::flag::register;
+        // mpirun passes SIGUSR1 on to every rank: a worker must not die of it.
+        register(SIGUSR1, Arc::clone(&flags.checkpoint_now)).expect("SIGUSR1 handler");
+        if coordinator {
+            register(SIGINT, Arc::clone(&flags.stop)).expect("SIGINT handler");
+            register(SIGTERM, Arc::clone(&flags.terminate)).expect("SIGTERM handler");
+        }
+        flags
+    }
+}
+
+/// One rank's run for game `G`.
+struct Run<'a> {
+    cli: &'a Cli,
+    link: &'a MpiLink,
+}
+
+fn main() -> ExitCode {
+    let (universe, _) =
+        mpi::initialize_with_threading(Threading::Funneled).expect("MPI initialises once");
+    let link = MpiLink::new(&universe);
+    let rank = link.rank();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Every rank read the same arguments; one of them says what is wrong.
+            if rank == 0 {
+                let _ = e.print();
+            }
+            let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
+            drop(universe);
+            return ExitCode::from(code);
+        }
+    };
+    let outcome = match check(&cli) {
+        Ok(()) => with_game(
+            &cli.game,
+            &cli.position,
+            Run {
+                cli: &cli,
+                link: &link,
+            },
+        ),
+        Err(e) => Err(e),
+    };
+    let code = match outcome {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) | Err(e) => {
+            if rank == 0 {
+                eprintln!("error: {e}");
+            }
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    };
+    drop(universe);
+    code
+}
+
+/// The checks across options that the parser cannot make (the same on every rank).
+fn check(cli: &Cli) -> Result<(), String> {
+    cli.options.check()?;
+    if cli.options.engine != Engine::Dfpn {
+        return Err("solve_mpi runs distributed PN-DFPN: --engine must be dfpn".into());
+    }
+    cli.options
+        .table_mib
+        .checked_mul(1 << 20)
+        .ok_or("--table-mib is too large")?;
+    Ok(())
+}
+
+impl WithGame for Run<'_> {
+    /// `Err` is bad input, found alike on every rank.
+    type Output = Result<ExitCode, String>;
+
+    fn run<G: Bundled>(self, position: &str) -> Self::Output {
+        let game = G::parse(position).map_err(|e| format!("{} position: {e}", G::title()))?;
+        let question = Question::asked::<G>(&self.cli.options)?;
+        let coordinator_threads = self.coordinator_threads();
+        let flags = Flags::register(self.link.rank() == 0);
+        if self.link.rank() != 0 {
+            // This node's cores, shared by its worker ranks (and by the coordinator when it
+            // runs jobs too).
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let idle_coordinator = self.link.coordinator_on_node() && coordinator_threads == 0;
+            let workers_here = (self.link.ranks_on_node() - idle_coordinator as usize).max(1);
+            let threads = (cores / workers_here).max(1);
+            return Ok(match serve(self.link, &game, threads) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("rank {}: {e}", self.link.rank());
+                    self.link.abort(EXIT_FAILED as i32);
+                }
+            });
+        }
+        Ok(self.coordinate(game, question, coordinator_threads, &flags))
+    }
+}
+
+impl Run<'_> {
+    fn coordinator_threads(&self) -> usize {
+        match self.cli.mpi.coordinator_threads {
+            Some(n) => n,
+            None if self.link.size() > 1 => 0,
+            None => match self.cli.options.threads {
+                Some(n) if n > 0 => n,
+                _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            },
+        }
+    }
+
+    /// Rank 0: solve, report, end the session.
+    fn coordinate<G: Bundled>(
+        &self,
+        mut game: G,
+        question: Question,
+        coordinator_threads: usize,
+        flags: &Flags,
+    ) -> ExitCode {
+        let (o, m) = (&self.cli.options, &self.cli.mpi);
+        report::position(&game);
+        let settings = Settings {
+            parallel: ParallelConfig {
+                threads: o.threads.unwrap_or(0),
+                job_work: m.job_work,
+                split_work: m.split_work,
+                dfpn: o.dfpn_config(),
+                job_thresholds: true,
+                max_depth: G::MAX_DEPTH,
+                max_moves: G::MAX_MOVES,
+            },
+            table_bytes: o.table_mib << 20,
+            coordinator_threads,
+            solved_per_job: m.share_solved,
+            rank_timeout: Duration::from_secs_f64(m.rank_timeout),
+        };
+        let label = format!("{} {}", self.cli.game, self.cli.position);
+        let fail = |e: &dyn std::fmt::Display| -> ! {
+            eprintln!("error: {e}");
+            self.link.abort(EXIT_FAILED as i32)
+        };
+        let resume = match (&m.checkpoint, m.resume) {
+            (Some(path), true) => Some(
+                checkpoint::Checkpoint::read(path)
+                    .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display()))),
+            ),
+            _ => None,
+        };
+        let mut coordinator = Coordinator::new(self.link, settings)
+            .unwrap_or_else(|e| fail(&e))
+            .with_signals(Signals {
+                checkpoint_now: Some(&flags.checkpoint_now),
+                terminate: Some(&flags.terminate),
+            });
+        if let Some(path) = &m.checkpoint {
+            coordinator = coordinator.with_checkpoints(CheckpointPlan {
+                path: path.clone(),
+                every: Some(Duration::from_secs_f64(m.checkpoint_minutes * 60.0)),
+                label: label.trim().to_string(),
+                announce: true,
+            });
+        }
+        println!(
+            "distributed: {} ranks ({} job threads on rank 0), table {} MiB per rank, jobs of {} MID calls{}",
+            self.link.size(),
+            coordinator_threads,
+            o.table_mib,
+            count(m.job_work),
+            match &resume {
+                Some(c) => format!(
+                    ", resuming {} ({} MID calls done)",
+                    m.checkpoint
+                        .as_ref()
+                        .expect("resume needs the file")
+                        .display(),
+                    count(c.tree.stats.mid_calls + c.finished.0.mid_calls)
+                ),
+                None => String::new(),
+            }
+        );
+        let start = Instant::now();
+        let mut line = ProgressLine::new(o.quiet);
+        let mut show = |p: &ParallelProgress| {
+            line.show(p.elapsed.as_secs_f64(), || progress::parallel(p));
+        };
+        let mut limits = ParallelLimits {
+            max_nodes: o.max_nodes.unwrap_or(u64::MAX),
+            stop: Some(&flags.stop),
+            max_time: o.max_seconds.map(Duration::from_secs_f64),
+            progress: Some(&mut show),
+            ..ParallelLimits::none()
+        };
+        let solved = match question {
+            Question::Value => coordinator
+                .solve_value(&game, &mut limits, resume.as_ref())
+                .map(|r| (r.value.map(Answer::Value), r.best_move, r.stats)),
+            Question::CanWin(attacker) => coordinator
+                .solve(&game, attacker, &mut limits, resume.as_ref())
+                .map(|r| {
+                    let answer = match r.status {
+                        Status::Unknown(reason) => Err(reason),
+                        settled => Ok(Answer::Status(settled)),
+                    };
+                    (answer, r.best_move, r.stats)
+                }),
+        };
+        line.finish();
+        let (answer, best_move, stats) = match solved {
+            Ok(s) => s,
+            Err(Error::Terminated) => {
+                // The MPI runtime is ending the run (usually because a rank died): say so and
+                // what survives, and leave at once (the runtime kills what remains).
+                eprintln!(
+                    "error: the run was ended from outside (SIGTERM; mpirun sends it when a rank \
+                     exits or is killed){}",
+                    match &m.checkpoint {
+                        Some(p) if p.exists() => format!(
+                            "; the last checkpoint is {}: continue with --checkpoint {} --resume",
+                            p.display(),
+                            p.display()
+                        ),
+                        Some(_) => "; no checkpoint was written yet".to_string(),
+                        None => "; no --checkpoint was given, so the work is lost".to_string(),
+                    }
+                );
+                std::process::exit(EXIT_FAILED as i32);
+            }
+            Err(e) => fail(&e),
+        };
+        let elapsed = start.elapsed().as_secs_f64();
+        let found = Found {
+            answer,
+            best_move,
+            stats: serial_stats(&stats),
+        };
+        let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(G::MAX_DEPTH, G::MAX_MOVES)];
+        let mut dfpn = Dfpn::<G>::new(&mut stack, G::MAX_DEPTH, G::MAX_MOVES, o.dfpn_config())
+            .expect("the game's stack shape");
+        let code = report::answer_with_line(
+            &mut dfpn,
+            &mut game,
+            &mut coordinator.table(),
+            question,
+            &found,
+            Chooser::Work,
+            o.verify,
+            m.line,
+        );
+        if !m.line && found.best_move.is_some() {
+            println!(
+                "principal variation: not walked (--line walks it on rank 0, searching again what \
+                 its table lacks)"
+            );
+        }
+        figures(&stats, elapsed, self.link.size(), o.table_mib);
+        coordinator.finish();
+        code
+    }
+}
+
+/// The counters `proofnum`'s report takes.
+fn serial_stats(s: &DistributedStats) -> Stats {
+    Stats {
+        mid_calls: s.search.mid_calls,
+        nodes: s.search.nodes,
+        max_depth: s.search.max_depth,
+        repetitions: s.search.repetitions,
+        table: s.search.table,
+        elapsed_us: Some(s.search.elapsed.as_micros() as u64),
+    }
+}
+
+/// The search's figures as `proofnum` prints them, then the ranks'.
+fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize) {
+    let p = &s.search;
+    println!(
+        "MID calls: {}   positions: {}   time: {:.3} s   positions/s: {}",
+        count(p.mid_calls),
+        count(p.nodes),
+        elapsed_s,
+        count((p.nodes as f64 / elapsed_s.max(1e-9)) as u64)
+    );
+    if s.resumed_mid_calls > 0 {
+        println!(
+            "  (this run; the runs it resumed made {} MID calls before)",
+            count(s.resumed_mid_calls)
+        );
+    }
+    let t = p.table;
+    println!(
+        "tables: {table_mib} MiB on each rank; all jobs: {} probes, {:.1}% hits, {} stores, {} replaced",
+        count(t.probes),
+        100.0 * t.hits as f64 / t.probes.max(1) as f64,
+        count(t.stores),
+        count(t.drops)
+    );
+    let ops_per_s = s.coordinator_ops as f64 / s.coordinator_busy.as_secs_f64().max(1e-9);
+    println!(
+        "distributed: {} job slots, {} jobs, root tree peak {} nodes, slots idle {:.1}%, \
+         coordinator busy {:.2}% ({} operations, {} per second busy), {} stale results, {} solved positions passed on",
+        p.threads,
+        count(p.jobs),
+        count(p.tree_nodes_peak as u64),
+        100.0 * p.worker_idle_share,
+        100.0 * p.coordinator_busy_share,
+        count(s.coordinator_ops),
+        count(ops_per_s as u64),
+        count(s.stale_results),
+        count(s.solved_forwarded)
+    );
+    for (rank, r) in s.ranks.iter().enumerate().take(ranks) {
+        if rank == 0 && r.slots == 0 {
+            continue;
+        }
+        println!(
+            "  rank {rank}{}: {} slots, {} jobs, idle {:.1}%, messages {} out / {} in, bytes {} out / {} in{}",
+            if rank == 0 { " (coordinator)" } else { "" },
+            r.slots,
+            count(r.jobs),
+            100.0 * r.idle_share(),
+            count(r.messages_to),
+            count(r.messages_from),
+            count(r.bytes_to),
+            count(r.bytes_from),
+            if r.lost { ", given up" } else { "" }
+        );
+    }
+    if s.checkpoints.0 > 0 {
+        println!(
+            "checkpoints: {} written, {} bytes in all",
+            s.checkpoints.0,
+            count(s.checkpoints.1)
+        );
+    }
+}

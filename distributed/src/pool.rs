@@ -1,0 +1,309 @@
+//! The job slots of one rank: threads that each run df-pn jobs on their own copy of the game,
+//! over the rank's one [`SharedTable`].
+//!
+//! A job arrives as moves from the root ([`JobOrder`]): the slot decodes each code, checks it
+//! against the position's legal moves, plays it (recording the line as history, so repetitions
+//! count as in the serial search), runs [`Dfpn::search`] with the job's thresholds and budget,
+//! and walks back. A path that does not replay ends the job with [`Reason::GameError`]: a
+//! rank never plays a move its game did not generate.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread::Scope;
+use std::time::{Duration, Instant};
+
+use proofnum::table::{Entry, SharedTable, TableStats, TranspositionTable};
+use proofnum::{
+    Dfpn, DfpnConfig, Game, Job, Limits, MoveCodec, MoveList, Numbers, Player, Reason, Status,
+};
+
+use crate::wire::{JobDone, JobOrder, SolvedEntry};
+
+/// A solved entry worth passing on spent at least 2^this MID calls below it: smaller ones are
+/// cheaper to search again than to send.
+pub const MIN_SHARED_WORK_LOG2: u8 = 6;
+
+/// What every slot of a pool needs to know for one solve.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolSettings {
+    /// Who tries to force a win.
+    pub attacker: Player,
+    /// The jobs' df-pn settings.
+    pub dfpn: DfpnConfig,
+    /// Deepest line (path and job) a slot's stack holds.
+    pub max_depth: usize,
+    /// Most moves a position may have.
+    pub max_moves: usize,
+    /// Most solved positions a job reports.
+    pub solved_per_job: usize,
+}
+
+/// A rank's running slots: hand them jobs, collect what they finish.
+pub struct Pool<'s> {
+    orders: Vec<Sender<JobOrder>>,
+    done: Receiver<JobDone>,
+    /// Each slot's stop flag, which its running job polls.
+    stops: &'s [AtomicBool],
+    running: Vec<bool>,
+    /// Jobs finished and their nanoseconds, added up.
+    pub jobs: u64,
+    /// Nanoseconds the slots spent in jobs.
+    pub busy_ns: u64,
+}
+
+/// Makes the slots' stop flags before the threads that read them.
+pub fn stop_flags(slots: usize) -> Vec<AtomicBool> {
+    (0..slots).map(|_| AtomicBool::new(false)).collect()
+}
+
+impl<'env> Pool<'env> {
+    /// Starts `stops.len()` slot threads in `scope`, each on its own clone of `game`, over
+    /// `table`, slot `i` stopping its jobs when `stops[i]` is set. They end when the pool is
+    /// dropped.
+    pub fn spawn<'scope, G>(
+        scope: &'scope Scope<'scope, 'env>,
+        game: &'env G,
+        table: &'env SharedTable<'env>,
+        settings: PoolSettings,
+        stops: &'env [AtomicBool],
+    ) -> Pool<'env>
+    where
+        G: Game + MoveCodec + Clone + Send + Sync,
+    {
+        let (done_tx, done) = channel();
+        let mut orders = Vec::new();
+        for (slot, stop) in stops.iter().enumerate() {
+            let (tx, rx) = channel::<JobOrder>();
+            orders.push(tx);
+            let done_tx = done_tx.clone();
+            scope.spawn(move || {
+                run_slot(slot, game.clone(), table, settings, stop, rx, done_tx);
+            });
+        }
+        Pool {
+            orders,
+            done,
+            stops,
+            running: vec![false; stops.len()],
+            jobs: 0,
+            busy_ns: 0,
+        }
+    }
+
+    /// Number of slots.
+    pub fn slots(&self) -> usize {
+        self.running.len()
+    }
+
+    /// Slots running a job.
+    pub fn running(&self) -> usize {
+        self.running.iter().filter(|&&r| r).count()
+    }
+
+    /// Hands `order` to its slot, which must be idle.
+    pub fn start(&mut self, order: JobOrder) {
+        let slot = order.slot as usize;
+        debug_assert!(!self.running[slot]);
+        self.stops[slot].store(false, Ordering::Relaxed);
+        self.running[slot] = true;
+        // A slot thread lives as long as the pool, so the send cannot fail.
+        let _ = self.orders[slot].send(order);
+    }
+
+    /// A finished job, waiting at most `wait` for one.
+    pub fn finished(&mut self, wait: Duration) -> Option<JobDone> {
+        let done = if wait.is_zero() {
+            self.done.try_recv().ok()
+        } else {
+            self.done.recv_timeout(wait).ok()
+        }?;
+        self.running[done.slot as usize] = false;
+        self.jobs += 1;
+        self.busy_ns += done.busy_ns;
+        Some(done)
+    }
+
+    /// Stops every running job (each still reports, with what it found).
+    pub fn cancel(&self) {
+        for (slot, &running) in self.running.iter().enumerate() {
+            if running {
+                self.stops[slot].store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Passes every store on to the table and keeps the largest solved ones.
+struct Recorder<'r, T> {
+    table: &'r mut T,
+    solved: &'r mut Vec<SolvedEntry>,
+    keep: usize,
+}
+
+impl<T: TranspositionTable> TranspositionTable for Recorder<'_, T> {
+    fn probe(&mut self, key: u64) -> Option<Entry> {
+        self.table.probe(key)
+    }
+
+    fn prefetch(&self, key: u64) {
+        self.table.prefetch(key)
+    }
+
+    fn prefetch_pays(&self) -> bool {
+        self.table.prefetch_pays()
+    }
+
+    fn store(&mut self, key: u64, entry: &Entry) {
+        self.table.store(key, entry);
+        if self.keep == 0 || !entry.numbers.is_solved() || entry.work_log2 < MIN_SHARED_WORK_LOG2 {
+            return;
+        }
+        let new = SolvedEntry { key, entry: *entry };
+        if self.solved.len() < self.keep {
+            self.solved.push(new);
+        } else if let Some(smallest) = self.solved.iter_mut().min_by_key(|s| s.entry.work_log2)
+            && smallest.entry.work_log2 < entry.work_log2
+        {
+            *smallest = new;
+        }
+    }
+
+    fn stats(&self) -> TableStats {
+        self.table.stats()
+    }
+}
+
+/// Plays `path` (codes) from the game's position, checking each move against the legal ones;
+/// pushes each position's hash onto `history` before its move. On a code that is no legal
+/// move, takes back what it played and returns false.
+fn replay<G: Game + MoveCodec>(
+    game: &mut G,
+    path: &[u64],
+    moves: &mut [G::Move],
+    history: &mut Vec<u64>,
+    played: &mut Vec<G::Move>,
+) -> bool {
+    played.clear();
+    for &code in path {
+        let mut list = MoveList::new(moves);
+        game.generate_moves(&mut list);
+        let legal = G::decode_move(code)
+            .filter(|_| !list.overflowed())
+            .filter(|&mv| {
+                list.as_slice()
+                    .iter()
+                    .any(|&m| G::encode_move(m) == G::encode_move(mv))
+            });
+        let Some(mv) = legal else {
+            for &mv in played.iter().rev() {
+                game.undo(mv);
+                history.pop();
+            }
+            played.clear();
+            return false;
+        };
+        history.push(game.hash());
+        game.play(mv);
+        played.push(mv);
+    }
+    true
+}
+
+/// One slot: run each order it gets until the pool goes.
+fn run_slot<G: Game + MoveCodec>(
+    slot: usize,
+    mut game: G,
+    table: &SharedTable<'_>,
+    settings: PoolSettings,
+    stop: &AtomicBool,
+    orders: Receiver<JobOrder>,
+    done: Sender<JobDone>,
+) {
+    let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(settings.max_depth, settings.max_moves)];
+    let dfpn = Dfpn::<G>::new(
+        &mut stack,
+        settings.max_depth,
+        settings.max_moves,
+        settings.dfpn,
+    );
+    // A stack that cannot be built makes every job end with `MemoryLimit`.
+    let mut dfpn = dfpn.ok();
+    let mut handle = table.handle();
+    let mut moves = vec![G::Move::default(); settings.max_moves];
+    let (mut history, mut played, mut solved) = (Vec::new(), Vec::new(), Vec::new());
+    while let Ok(order) = orders.recv() {
+        let started = Instant::now();
+        for s in &order.solved {
+            handle.store(s.key, &s.entry);
+        }
+        history.clear();
+        let mut report = JobDone {
+            epoch: order.epoch,
+            slot: slot as u64,
+            ticket: order.ticket,
+            status: Status::Unknown(Reason::GameError),
+            numbers: Numbers::UNIT,
+            best_move: None,
+            stats: Default::default(),
+            busy_ns: 0,
+            children: Vec::new(),
+            solved: Vec::new(),
+        };
+        match dfpn.as_mut() {
+            None => report.status = Status::Unknown(Reason::MemoryLimit),
+            Some(_)
+                if !replay(
+                    &mut game,
+                    &order.path,
+                    &mut moves,
+                    &mut history,
+                    &mut played,
+                ) =>
+            {
+                // A path that is no line of this game: `GameError`, nothing searched.
+            }
+            Some(dfpn) => {
+                let mut now_us = move || started.elapsed().as_micros() as u64;
+                let mut limits = Limits {
+                    max_nodes: order.max_nodes,
+                    max_work: order.max_work,
+                    stop: Some(stop),
+                    clock: Some(&mut now_us),
+                    max_time_us: order.max_time_us,
+                    progress: None,
+                };
+                let job = Job {
+                    attacker: settings.attacker,
+                    threshold: order.threshold,
+                    history: &history,
+                };
+                solved.clear();
+                let mut recorder = Recorder {
+                    table: &mut handle,
+                    solved: &mut solved,
+                    keep: settings.solved_per_job,
+                };
+                let result = dfpn.search(&mut game, &job, &mut recorder, &mut limits);
+                report.status = result.status;
+                report.numbers = result.numbers;
+                report.best_move = result.best_move.map(G::encode_move);
+                report.stats = result.stats;
+                report.stats.max_depth += order.path.len() as u32;
+                report.stats.elapsed_us = None;
+                report.children = dfpn
+                    .root_children()
+                    .map(|(mv, n, flip)| (G::encode_move(mv), n, flip))
+                    .collect();
+                solved.sort_by_key(|s| core::cmp::Reverse(s.entry.work_log2));
+                report.solved = solved.clone();
+                for &mv in played.iter().rev() {
+                    game.undo(mv);
+                }
+            }
+        }
+        report.busy_ns = started.elapsed().as_nanos() as u64;
+        if done.send(report).is_err() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! The distributed solver's failure paths and checkpoints, with ranks as threads of this
+//! process ([`LocalLink`]): a rank that falls silent is given up and its jobs go to the others;
+//! a late result for a job given up is refused; a checkpoint resumes a stopped solve to the
+//! same answer with fewer MID calls than a solve from scratch; bad messages and mismatched
+//! positions are clear errors. Answers are checked against Connect Four scores from the
+//! independent alpha-beta solver (`games/suites/`).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use proofnum::{Game, ParallelConfig, ParallelLimits, Player, Reason, Value};
+use proofnum_games::connect4::ConnectFour;
+use proofnum_games::tictactoe::TicTacToe;
+use proofnum_mpi::wire::{JobDone, Message};
+use proofnum_mpi::{
+    Checkpoint, CheckpointPlan, Coordinator, Error, Link, LocalLink, Settings, serve,
+};
+
+/// A middle-game Connect Four position (`games/suites/c4-middle.txt`) and the value the
+/// alpha-beta solver gives it for the side to move.
+const MIDDLE: (&str, Value) = ("7677151431751272", Value::Loss);
+
+fn settings(job_work: u64) -> Settings {
+    Settings {
+        parallel: ParallelConfig {
+            threads: 1,
+            job_work,
+            split_work: 2 * job_work,
+            max_depth: 42,
+            max_moves: 7,
+            ..ParallelConfig::default()
+        },
+        table_bytes: 1 << 20,
+        coordinator_threads: 0,
+        solved_per_job: 0,
+        rank_timeout: Duration::from_secs(60),
+    }
+}
+
+/// Serves `game` on every link but the first, each on a thread of its own; returns rank 0's
+/// link.
+fn workers<G>(links: Vec<LocalLink>, game: &G) -> LocalLink
+where
+    G: Game + proofnum::MoveCodec + Clone + Send + Sync + 'static,
+{
+    let mut links = links.into_iter();
+    let coordinator = links.next().expect("rank 0");
+    for link in links {
+        let game = game.clone();
+        std::thread::spawn(move || serve(&link, &game, 1));
+    }
+    coordinator
+}
+
+#[test]
+fn a_silent_rank_is_given_up_and_its_jobs_go_to_the_others() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let mut links = LocalLink::connect(3);
+    // Rank 2 says hello with one slot, takes jobs and never answers: a rank that hangs.
+    let silent = links.pop().expect("rank 2");
+    let hash = game.hash();
+    std::thread::spawn(move || {
+        loop {
+            if let Some((_, words)) = silent.receive(Duration::from_millis(10))
+                && let Ok(Message::Start(s)) = Message::decode(&words)
+            {
+                let hello = Message::Hello {
+                    epoch: s.epoch,
+                    root_hash: hash,
+                    slots: 1,
+                };
+                silent.send(0, &hello.encode());
+            }
+        }
+    });
+    let link = workers(links, &game);
+    let mut s = settings(200);
+    s.rank_timeout = Duration::from_millis(300);
+    let mut coordinator = Coordinator::new(&link, s).unwrap();
+    let r = coordinator
+        .solve_value(&game, &mut ParallelLimits::none(), None)
+        .unwrap();
+    assert_eq!(r.value, Ok(MIDDLE.1));
+    assert_eq!(coordinator.lost_ranks(), vec![2]);
+    assert!(r.stats.ranks[2].lost);
+    assert!(r.stats.ranks[1].jobs > 1, "rank 1 ran the jobs");
+    coordinator.finish();
+}
+
+#[test]
+fn a_late_result_for_a_job_given_up_is_refused() {
+    let game = TicTacToe::default();
+    let mut links = LocalLink::connect(3);
+    // Rank 2 answers its first job only after it has been given up, with a false claim.
+    let late = links.pop().expect("rank 2");
+    let hash = game.hash();
+    std::thread::spawn(move || {
+        let mut epoch = 0;
+        loop {
+            let Some((_, words)) = late.receive(Duration::from_millis(10)) else {
+                continue;
+            };
+            match Message::decode(&words) {
+                Ok(Message::Start(s)) => {
+                    epoch = s.epoch;
+                    let hello = Message::Hello {
+                        epoch,
+                        root_hash: hash,
+                        slots: 1,
+                    };
+                    late.send(0, &hello.encode());
+                }
+                Ok(Message::Job(order)) => {
+                    std::thread::sleep(Duration::from_millis(600));
+                    let lie = Message::Done(JobDone {
+                        epoch,
+                        slot: order.slot,
+                        ticket: order.ticket,
+                        status: proofnum::Status::Proven,
+                        numbers: proofnum::Numbers::WIN,
+                        best_move: None,
+                        stats: Default::default(),
+                        busy_ns: 0,
+                        children: Vec::new(),
+                        solved: Vec::new(),
+                    });
+                    late.send(0, &lie.encode());
+                }
+                _ => {}
+            }
+        }
+    });
+    let link = workers(links, &game);
+    let mut s = settings(3);
+    s.parallel.split_work = 0;
+    s.parallel.max_depth = 9;
+    s.parallel.max_moves = 9;
+    s.rank_timeout = Duration::from_millis(200);
+    let mut coordinator = Coordinator::new(&link, s).unwrap();
+    // Slow enough that the late answer arrives while the search still runs.
+    let mut limits = ParallelLimits::none();
+    let r = coordinator
+        .solve(&game, Player::First, &mut limits, None)
+        .unwrap();
+    assert_eq!(
+        r.status,
+        proofnum::Status::Disproven,
+        "tic-tac-toe is a draw"
+    );
+    assert!(r.stats.ranks[2].lost);
+    coordinator.finish();
+}
+
+fn temp_file(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pnmpi-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("solve.ck")
+}
+
+#[test]
+fn a_resumed_solve_continues_with_fewer_mid_calls_than_from_scratch() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    // One worker slot: jobs run one after another, so every run below is deterministic.
+    let scratch = {
+        let link = workers(LocalLink::connect(2), &game);
+        let mut c = Coordinator::new(&link, settings(500)).unwrap();
+        let r = c
+            .solve_value(&game, &mut ParallelLimits::none(), None)
+            .unwrap();
+        c.finish();
+        assert_eq!(r.value, Ok(MIDDLE.1));
+        r.stats.search.mid_calls
+    };
+    let path = temp_file("resume");
+    let plan = CheckpointPlan {
+        path: path.clone(),
+        every: None,
+        label: format!("connect4 {}", MIDDLE.0),
+        announce: false,
+    };
+    // Stopped halfway by a work limit: a checkpoint is written at the unsolved end.
+    {
+        let link = workers(LocalLink::connect(2), &game);
+        let mut c = Coordinator::new(&link, settings(500))
+            .unwrap()
+            .with_checkpoints(plan.clone());
+        let mut limits = ParallelLimits {
+            max_work: scratch / 2,
+            ..ParallelLimits::none()
+        };
+        let r = c.solve_value(&game, &mut limits, None).unwrap();
+        c.finish();
+        assert_eq!(r.value, Err(Reason::WorkLimit));
+        assert_eq!(r.stats.checkpoints.0, 1);
+    }
+    let checkpoint = Checkpoint::read(&path).unwrap();
+    let done_before = checkpoint.tree.stats.mid_calls + checkpoint.finished.0.mid_calls;
+    assert!(done_before >= scratch / 2);
+    // Resumed on three ranks this time: the tree does not care who runs its jobs.
+    let link = workers(LocalLink::connect(3), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan);
+    let r = c
+        .solve_value(&game, &mut ParallelLimits::none(), Some(&checkpoint))
+        .unwrap();
+    c.finish();
+    assert_eq!(r.value, Ok(MIDDLE.1), "the same answer");
+    eprintln!(
+        "from scratch {scratch} MID calls; stopped after {done_before}; resumed: {} more",
+        r.stats.search.mid_calls
+    );
+    assert_eq!(r.stats.resumed_mid_calls, checkpoint.tree.stats.mid_calls);
+    assert!(
+        r.stats.search.mid_calls < scratch,
+        "resumed: {} MID calls to finish, from scratch {scratch}",
+        r.stats.search.mid_calls
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_checkpoint_of_another_solve_is_refused() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let other = ConnectFour::from_moves("4").unwrap();
+    let path = temp_file("refuse");
+    let plan = |label: &str| CheckpointPlan {
+        path: path.clone(),
+        every: None,
+        label: label.into(),
+        announce: false,
+    };
+    let link = workers(LocalLink::connect(2), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan("middle"));
+    let mut limits = ParallelLimits {
+        max_work: 2000,
+        ..ParallelLimits::none()
+    };
+    c.solve(&game, Player::First, &mut limits, None).unwrap();
+    let checkpoint = Checkpoint::read(&path).unwrap();
+    fn refused<T>(r: Result<T, Error>) -> String {
+        match r {
+            Err(Error::Resume(why)) => why,
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("resumed a checkpoint of another solve"),
+        }
+    }
+    let why = refused(c.solve(
+        &other,
+        Player::First,
+        &mut ParallelLimits::none(),
+        Some(&checkpoint),
+    ));
+    assert!(why.contains("another position"), "{why}");
+    let why = refused(c.solve_value(&game, &mut ParallelLimits::none(), Some(&checkpoint)));
+    assert!(why.contains("CanWin"), "{why}");
+    let why = refused(c.solve(
+        &game,
+        Player::Second,
+        &mut ParallelLimits::none(),
+        Some(&checkpoint),
+    ));
+    assert!(why.contains("CanWin"), "{why}");
+    c.finish();
+    let link = workers(LocalLink::connect(2), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan("another label"));
+    let why = refused(c.solve(
+        &game,
+        Player::First,
+        &mut ParallelLimits::none(),
+        Some(&checkpoint),
+    ));
+    assert!(why.contains("middle"), "{why}");
+    c.finish();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn a_rank_with_another_position_or_a_garbled_message_is_an_error() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let other = ConnectFour::from_moves("44").unwrap();
+    let mut links = LocalLink::connect(2);
+    let worker = links.pop().unwrap();
+    std::thread::spawn(move || serve(&worker, &other, 1));
+    let link = links.pop().unwrap();
+    let mut c = Coordinator::new(&link, settings(500)).unwrap();
+    match c.solve(&game, Player::First, &mut ParallelLimits::none(), None) {
+        Err(Error::PositionMismatch { rank: 1 }) => {}
+        other => panic!("expected a position mismatch, got {other:?}"),
+    }
+    c.finish();
+
+    let mut links = LocalLink::connect(2);
+    let garbler = links.pop().unwrap();
+    std::thread::spawn(move || {
+        loop {
+            if garbler.receive(Duration::from_millis(10)).is_some() {
+                garbler.send(0, &[4, 1, 2]);
+            }
+        }
+    });
+    let link = links.pop().unwrap();
+    let mut c = Coordinator::new(&link, settings(500)).unwrap();
+    match c.solve(&game, Player::First, &mut ParallelLimits::none(), None) {
+        Err(Error::Wire { rank: 1, .. }) => {}
+        other => panic!("expected a wire error, got {other:?}"),
+    }
+}
+
+#[test]
+fn one_rank_without_job_threads_has_no_one_to_run_jobs() {
+    let links = LocalLink::connect(1);
+    let mut c = Coordinator::new(&links[0], settings(500)).unwrap();
+    let r = c.solve(
+        &TicTacToe::default(),
+        Player::First,
+        &mut ParallelLimits::none(),
+        None,
+    );
+    assert!(matches!(r, Err(Error::NoWorkers)), "{r:?}");
+}

@@ -169,7 +169,12 @@ pub fn generate(options: &Options) -> Result<(), String> {
                     .go(&fen, Go::Nodes(options.budget_nodes), ENGINE_TIMEOUT)
                     .map_err(|e| e.to_string())?;
                 let key = fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
-                if let Some(line) = classify(&board, &referee, options.budget_nodes, game, ply)? {
+                if let Some(line) = classify(
+                    &board,
+                    &referee,
+                    options.budget_nodes,
+                    (options.seed, game, ply),
+                )? {
                     let (bucket, operations) = line;
                     mate_seen |= bucket != Bucket::NoMate;
                     let is_new = !(bucket == Bucket::NoMate && no_mate_here);
@@ -230,10 +235,9 @@ fn classify(
     board: &Board,
     referee: &proofnum_games::stockfish::Analysis,
     budget_nodes: u64,
-    game: usize,
-    ply: usize,
+    (seed, game, ply): (u64, usize, usize),
 ) -> Result<Option<(Bucket, Vec<String>)>, String> {
-    let id = format!("id \"g{game}p{ply}\"");
+    let id = format!("id \"s{seed}g{game}p{ply}\"");
     let acn = format!("acn {budget_nodes}");
     match referee.score {
         Some(Score::Mate(m)) if m != 0 => {

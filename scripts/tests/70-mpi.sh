@@ -1,0 +1,109 @@
+# The distributed solver (distributed/, crate proofnum-mpi) under mpirun on this machine, with
+# more ranks than cores (--oversubscribe; as root also --allow-run-as-root), every mpirun under
+# a deadline so that a hang fails the part instead of stalling the run:
+#   - the random-game oracle suite on 3 and 5 ranks: every answer against brute force, with tiny
+#     tables, job budgets and split thresholds so that root trees grow and jobs overlap;
+#   - the Connect Four late suite on 3 and 5 ranks against the alpha-beta scores;
+#   - a checkpoint written mid-solve (a node limit stops the solve) and resumed to the same
+#     answer with fewer MID calls than a solve from scratch (one job thread: deterministic);
+#   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
+#     clear error naming the last checkpoint, and that checkpoint resumes to the same answer.
+# About 2 minutes after the release build (the README's distributed section has the figures).
+set -euo pipefail
+
+cargo build --release -p proofnum-mpi --examples
+bin=target/release/examples
+mpirun=(mpirun --oversubscribe)
+if [ "$(id -u)" = 0 ]; then mpirun+=(--allow-run-as-root); fi
+deadline=300
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+SECONDS=0
+
+for np in 3 5; do
+    echo "+ mpirun -np $np oracle_mpi --games 150"
+    timeout "$deadline" "${mpirun[@]}" -np "$np" "$bin/oracle_mpi" --games 150
+    echo "+ mpirun -np $np c4suite_mpi games/suites/c4-late.txt (jobs of 20 MID calls)"
+    timeout "$deadline" "${mpirun[@]}" -np "$np" "$bin/c4suite_mpi" games/suites/c4-late.txt \
+        --job-work 20 --split-work 40
+done
+echo "suites: $SECONDS s"
+
+# solve_mpi's value line and MID calls from its report.
+value() { grep '^value:' "$1"; }
+mid_calls() { sed -n 's/^MID calls: \([0-9,]*\) .*/\1/p' "$1" | tr -d ,; }
+
+# Connect Four 444444: First wins (the README's first command), 1.57 M MID calls serially.
+solve=("$bin/solve_mpi" connect4 444444 --quiet --threads 1 --table-mib 16)
+echo "+ checkpoint mid-solve and resume (2 ranks, one job thread)"
+timeout "$deadline" "${mpirun[@]}" -np 2 "${solve[@]}" >"$work/scratch.txt"
+scratch=$(mid_calls "$work/scratch.txt")
+status=0
+timeout "$deadline" "${mpirun[@]}" -np 2 "${solve[@]}" --checkpoint "$work/a.ck" \
+    --nodes 2000000 >"$work/stopped.txt" 2>"$work/stopped.err" || status=$?
+if [ "$status" != 1 ] || ! grep -q '^value: unknown (node limit' "$work/stopped.txt"; then
+    echo "the node limit should have stopped the solve (exit 1), got exit $status:"
+    cat "$work/stopped.txt" "$work/stopped.err"
+    exit 1
+fi
+test -s "$work/a.ck" && test -s "$work/a.ck.rank1"
+timeout "$deadline" "${mpirun[@]}" -np 2 "${solve[@]}" --checkpoint "$work/a.ck" --resume \
+    >"$work/resumed.txt"
+resumed=$(mid_calls "$work/resumed.txt")
+if [ "$(value "$work/resumed.txt")" != "$(value "$work/scratch.txt")" ] ||
+    [ "$resumed" -ge "$scratch" ]; then
+    echo "resumed: $(value "$work/resumed.txt") in $resumed MID calls;" \
+        "from scratch: $(value "$work/scratch.txt") in $scratch"
+    exit 1
+fi
+echo "from scratch $scratch MID calls; stopped, then resumed with $resumed more; $(value "$work/resumed.txt")"
+
+# The pid of rank RANK among the processes below PID (Open MPI sets OMPI_COMM_WORLD_RANK).
+rank_pid() {
+    local pid=$1 rank=$2 child
+    for child in $(pgrep -P "$pid"); do
+        if tr '\0' '\n' <"/proc/$child/environ" 2>/dev/null |
+            grep -qx "OMPI_COMM_WORLD_RANK=$rank"; then
+            echo "$child"
+            return
+        fi
+        rank_pid "$child" "$rank"
+    done
+}
+
+# Connect Four 12345: Second (to move) wins, 5.9 M MID calls serially: long enough to signal.
+long=("$bin/solve_mpi" connect4 12345 --quiet --table-mib 16 --checkpoint "$work/b.ck")
+echo "+ SIGUSR1 to rank 0, then SIGKILL to rank 2 (3 ranks)"
+timeout "$deadline" "${mpirun[@]}" -np 3 "${long[@]}" >"$work/killed.txt" 2>"$work/killed.err" &
+run=$!
+for _ in $(seq 100); do
+    coordinator=$(rank_pid "$run" 0)
+    worker=$(rank_pid "$run" 2)
+    if [ -n "$coordinator" ] && [ -n "$worker" ]; then break; fi
+    sleep 0.1
+done
+sleep 1
+kill -USR1 "$coordinator"
+for _ in $(seq 100); do
+    if [ -s "$work/b.ck" ] && [ -s "$work/b.ck.rank2" ]; then break; fi
+    sleep 0.1
+done
+kill -KILL "$worker"
+status=0
+wait "$run" || status=$?
+if [ "$status" = 0 ] || [ "$status" = 124 ] ||
+    ! grep -q '^checkpoint: ' "$work/killed.err" ||
+    ! grep -q "the last checkpoint is $work/b.ck" "$work/killed.err"; then
+    echo "a killed rank should end the run with the last checkpoint named (exit $status):"
+    cat "$work/killed.txt" "$work/killed.err"
+    exit 1
+fi
+grep '^error:' "$work/killed.err"
+timeout "$deadline" "${mpirun[@]}" -np 3 "${long[@]}" --resume >"$work/after-kill.txt"
+if [ "$(value "$work/after-kill.txt")" != "value: Win for the side to move (win for Second)" ]; then
+    echo "resumed after the kill:"
+    cat "$work/after-kill.txt"
+    exit 1
+fi
+echo "killed rank: clear error, resumed to $(value "$work/after-kill.txt")"
+echo "distributed checks: $SECONDS s"

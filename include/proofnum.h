@@ -125,6 +125,14 @@ typedef struct pn_solver pn_solver;
 #define PN_FEATURE_PARALLEL 2
 
 /**
+ * `pn_features()` bit: the best-first engines `PN_ENGINE_PNS` and `PN_ENGINE_PN2` are built
+ * in (the `pns` feature, a default one; bare-metal builds made with `--no-default-features`
+ * leave them out unless they add it). Without it a config asking for them gives
+ * `PN_STATUS_UNSUPPORTED`.
+ */
+#define PN_FEATURE_PNS 4
+
+/**
  * The result of a call. `PN_STATUS_OK` is 0; every other value says what went wrong.
  */
 enum pn_status
@@ -171,7 +179,7 @@ enum pn_status
     PN_STATUS_BUSY = 7,
     /**
      * The call needs a feature this build does not have (the `std` feature's parallel
-     * solver).
+     * solver, the `pns` feature's PNS and PN² engines).
      */
     PN_STATUS_UNSUPPORTED = 8,
     /**
@@ -373,7 +381,10 @@ typedef uint32_t pn_repetition;
 /**
  * Which search `pn_solve` and `pn_solve_value` run (`pn_config.engine`). Every engine
  * answers the same questions with the same table, limits and results; the parallel calls
- * always run the parallel PN-DFPN, whatever the engine.
+ * always run the parallel PN-DFPN, whatever the engine. `PN_ENGINE_PNS` and `PN_ENGINE_PN2`
+ * need a build with them (`pn_features()` has `PN_FEATURE_PNS`; bare-metal builds leave them
+ * out by default, a third of the library's flash): otherwise a config asking for one gives
+ * `PN_STATUS_UNSUPPORTED`.
  */
 enum pn_engine
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L

@@ -48,7 +48,10 @@ const _: () = assert!(PN_PNS_MAX_MOVES as usize == proofnum_core::pns::MAX_MOVES
 
 /// Which search `pn_solve` and `pn_solve_value` run (`pn_config.engine`). Every engine
 /// answers the same questions with the same table, limits and results; the parallel calls
-/// always run the parallel PN-DFPN, whatever the engine.
+/// always run the parallel PN-DFPN, whatever the engine. `PN_ENGINE_PNS` and `PN_ENGINE_PN2`
+/// need a build with them (`pn_features()` has `PN_FEATURE_PNS`; bare-metal builds leave them
+/// out by default, a third of the library's flash): otherwise a config asking for one gives
+/// `PN_STATUS_UNSUPPORTED`.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum pn_engine {
@@ -137,7 +140,26 @@ pub enum SerialEngine {
         nodes: usize,
         /// The PNS settings (PN²'s second-level region included).
         config: PnsConfig,
+        /// That this build has the engines (see [`PnsBuilt`]).
+        built: PnsBuilt,
     },
+}
+
+/// `()` in builds with the PNS and PN² engines (the `pns` feature), an uninhabited type in
+/// the others: there [`SerialEngine::Pns`] cannot exist, so the compiler drops every path
+/// that handles it, and with them the engines (a third of a bare-metal program's flash).
+#[cfg(feature = "pns")]
+pub type PnsBuilt = ();
+/// See the other definition.
+#[cfg(not(feature = "pns"))]
+pub type PnsBuilt = core::convert::Infallible;
+
+/// The engines' token in builds that have them; `Unsupported` in the others.
+fn pns_built() -> Result<PnsBuilt, pn_status> {
+    #[cfg(feature = "pns")]
+    return Ok(());
+    #[cfg(not(feature = "pns"))]
+    return Err(pn_status::Unsupported);
 }
 
 /// A configuration checked for range.
@@ -197,6 +219,7 @@ impl pn_config {
             pn_engine::Pns => SerialEngine::Pns {
                 nodes: arena_nodes,
                 config: PnsConfig::PNS,
+                built: pns_built()?,
             },
             pn_engine::Pn2 => SerialEngine::Pns {
                 nodes: arena_nodes,
@@ -204,11 +227,12 @@ impl pn_config {
                     self.second_level_nodes,
                     PN_DEFAULT_SECOND_LEVEL_NODES,
                 )),
+                built: pns_built()?,
             },
         };
         let pns_out_of_range = match engine {
             SerialEngine::Dfpn => false,
-            SerialEngine::Pns { nodes, config } => {
+            SerialEngine::Pns { nodes, config, .. } => {
                 self.max_moves > PN_PNS_MAX_MOVES
                     || nodes > PN_PNS_MAX_NODES
                     || config.second_level_nodes > PN_PNS_MAX_NODES
@@ -475,14 +499,24 @@ mod tests {
             second_level_nodes: 0,
             ..c
         };
+        #[cfg(feature = "pns")]
         assert_eq!(
             pn2.settings().unwrap().engine,
             SerialEngine::Pns {
                 nodes: PN_DEFAULT_ARENA_NODES,
-                config: PnsConfig::pn2(PN_DEFAULT_SECOND_LEVEL_NODES)
+                config: PnsConfig::pn2(PN_DEFAULT_SECOND_LEVEL_NODES),
+                built: (),
             },
             "0 means the defaults"
         );
+        // Without the engines, any PNS or PN² config is unsupported, in range or not.
+        #[cfg(not(feature = "pns"))]
+        assert_eq!(pn2.settings().err(), Some(pn_status::Unsupported));
+        let pns_out_of_range = if cfg!(feature = "pns") {
+            pn_status::InvalidArgument
+        } else {
+            pn_status::Unsupported
+        };
         for bad in [
             pn_config {
                 epsilon_denominator: 0,
@@ -499,6 +533,10 @@ mod tests {
                 ..c
             },
             pn_config { engine: 3, ..c },
+        ] {
+            assert_eq!(bad.settings().err(), Some(pn_status::InvalidArgument));
+        }
+        for bad in [
             pn_config {
                 engine: pn_engine::Pns as u32,
                 max_moves: PN_PNS_MAX_MOVES + 1,
@@ -510,7 +548,7 @@ mod tests {
                 ..c
             },
         ] {
-            assert_eq!(bad.settings().err(), Some(pn_status::InvalidArgument));
+            assert_eq!(bad.settings().err(), Some(pns_out_of_range));
         }
     }
 

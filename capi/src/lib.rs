@@ -33,6 +33,9 @@
 //!   [`pn_status::Unsupported`], so the header is one ABI for every build. The standard
 //!   library itself is linked on every target that has one, for the panic boundary; only
 //!   bare-metal targets build without it.
+//! - `pns` (default): the best-first engines, PNS and PN² ([`config::pn_engine`]). Without it
+//!   they are not built (a third of a bare-metal program's flash) and a config asking for them
+//!   gives [`pn_status::Unsupported`]; `pn_features()` says which build this is.
 #![no_std]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]

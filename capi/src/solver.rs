@@ -422,7 +422,7 @@ impl Layout {
         // fails the sum below.
         let arena_bytes = match settings.engine {
             SerialEngine::Dfpn => 0,
-            SerialEngine::Pns { nodes, config } => Pns::<CGame<RULE_DRAW>>::required_bytes(
+            SerialEngine::Pns { nodes, config, .. } => Pns::<CGame<RULE_DRAW>>::required_bytes(
                 nodes,
                 settings.max_depth,
                 settings.max_moves,

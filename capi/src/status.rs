@@ -37,7 +37,7 @@ pub enum pn_status {
     /// The solver is in use by another call (from another thread, or from inside a callback).
     Busy = 7,
     /// The call needs a feature this build does not have (the `std` feature's parallel
-    /// solver).
+    /// solver, the `pns` feature's PNS and PN² engines).
     Unsupported = 8,
     /// A required game callback is NULL.
     MissingCallback = 9,
@@ -122,7 +122,7 @@ impl pn_status {
                 c"not a solver initialised by pn_solver_init at this address"
             }
             pn_status::Busy => c"the solver is in use by another call",
-            pn_status::Unsupported => c"not supported by this build (needs the std feature)",
+            pn_status::Unsupported => c"not supported by this build (needs the std or pns feature)",
             pn_status::MissingCallback => c"a required game callback is NULL",
             pn_status::NodeLimit => c"node limit reached without an answer",
             pn_status::TimeLimit => c"time limit reached without an answer",

@@ -429,6 +429,7 @@ fn switching_repetition_rules_rebuilds_the_searcher_in_place() {
 }
 
 /// `small_config` with best-first PNS (`pn2`: PN²) over an arena of `arena_nodes` nodes.
+#[cfg(feature = "pns")]
 fn pns_config(pn2: bool, arena_nodes: usize) -> pn_config {
     pn_config {
         engine: if pn2 { pn_engine::Pn2 } else { pn_engine::Pns } as u32,
@@ -448,6 +449,7 @@ fn requirements(config: &pn_config) -> Result<usize, pn_status> {
 }
 
 #[test]
+#[cfg(feature = "pns")]
 fn pns_and_pn2_solve_the_subtraction_game_and_leave_a_table_df_pn_can_read() {
     for pn2 in [false, true] {
         let (_memory, solver) = solver(&pns_config(pn2, 4096));
@@ -504,6 +506,7 @@ fn pns_and_pn2_solve_the_subtraction_game_and_leave_a_table_df_pn_can_read() {
 }
 
 #[test]
+#[cfg(feature = "pns")]
 fn the_pns_arena_takes_twenty_bytes_a_node_from_the_solver_memory() {
     // A node is 16 bytes and its move (a `uint32_t`) 4 (`Pns::bytes_per_node`).
     let a = requirements(&pns_config(false, 1000)).unwrap();
@@ -531,6 +534,7 @@ fn the_pns_arena_takes_twenty_bytes_a_node_from_the_solver_memory() {
 }
 
 #[test]
+#[cfg(feature = "pns")]
 fn a_full_arena_ends_with_memory_limit_and_no_answer() {
     for pn2 in [false, true] {
         let (_dfpn_memory, dfpn) = solver(&small_config());
@@ -560,19 +564,55 @@ fn an_invalid_engine_is_refused_and_the_memory_left_untouched() {
             ..small_config()
         },
         pn_config {
+            engine: pn_engine::Pns as u32,
+            arena_nodes: 16,
             max_moves: crate::config::PN_PNS_MAX_MOVES + 1,
-            ..pns_config(false, 16)
+            ..small_config()
         },
     ] {
-        assert_eq!(requirements(&bad), Err(pn_status::InvalidArgument));
+        let pns_without_engines = !cfg!(feature = "pns") && bad.engine == pn_engine::Pns as u32;
+        let want = if pns_without_engines {
+            pn_status::Unsupported
+        } else {
+            pn_status::InvalidArgument
+        };
+        assert_eq!(requirements(&bad), Err(want));
         let mut memory = vec![0xA5u64; 1 << 16];
         let mut handle = null_mut();
         // SAFETY: the memory is valid for its length; init fails before touching it.
         let s = unsafe { pn_solver_init(memory.as_mut_ptr().cast(), 1 << 19, &bad, &mut handle) };
-        assert_eq!(s, pn_status::InvalidArgument);
+        assert_eq!(s, want);
         assert!(handle.is_null(), "nothing written");
         assert!(memory.iter().all(|&w| w == 0xA5), "the memory is untouched");
     }
+}
+
+/// Without the `pns` feature (the bare-metal builds by default) PNS and PN² are not built: a
+/// config asking for them is unsupported, and the build says so in `pn_features`.
+#[test]
+#[cfg(not(feature = "pns"))]
+fn without_the_pns_feature_the_best_first_engines_are_unsupported() {
+    use crate::version::{PN_FEATURE_PNS, pn_features};
+    assert_eq!(pn_features() & PN_FEATURE_PNS, 0);
+    for engine in [pn_engine::Pns, pn_engine::Pn2] {
+        let config = pn_config {
+            engine: engine as u32,
+            ..small_config()
+        };
+        assert_eq!(requirements(&config), Err(pn_status::Unsupported));
+        let mut memory = vec![0u64; 1 << 16];
+        let mut handle = null_mut();
+        // SAFETY: the memory is valid for its length.
+        let s =
+            unsafe { pn_solver_init(memory.as_mut_ptr().cast(), 1 << 19, &config, &mut handle) };
+        assert_eq!(s, pn_status::Unsupported);
+        assert!(handle.is_null(), "nothing written");
+    }
+    // Df-pn is always there.
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(9);
+    let (s, r) = value(solver, &mut pile);
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
 }
 
 #[test]

@@ -26,6 +26,11 @@ pub const PN_FEATURE_STD: u32 = 1;
 /// `pn_features()` bit: the parallel calls work (otherwise they return
 /// `PN_STATUS_UNSUPPORTED`).
 pub const PN_FEATURE_PARALLEL: u32 = 2;
+/// `pn_features()` bit: the best-first engines `PN_ENGINE_PNS` and `PN_ENGINE_PN2` are built
+/// in (the `pns` feature, a default one; bare-metal builds made with `--no-default-features`
+/// leave them out unless they add it). Without it a config asking for them gives
+/// `PN_STATUS_UNSUPPORTED`.
+pub const PN_FEATURE_PNS: u32 = 4;
 
 /// The library's version as `MAJOR * 10000 + MINOR * 100 + PATCH`.
 #[unsafe(no_mangle)]
@@ -58,7 +63,12 @@ pub extern "C" fn pn_features() -> u32 {
     } else {
         0
     };
-    std | parallel
+    let pns = if cfg!(feature = "pns") {
+        PN_FEATURE_PNS
+    } else {
+        0
+    };
+    std | parallel | pns
 }
 
 const VERSION_STRING: &core::ffi::CStr = c"0.1.0";

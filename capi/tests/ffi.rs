@@ -21,14 +21,17 @@ fn c_cpp_and_python_clients_pass() {
     let root = repository_root();
     let target_dir = root.join("target").join("ffi");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let features = if cfg!(feature = "std") {
-        "--features=std"
+    // The C tests use every engine, so the library has PNS and PN² (the `pns` feature) even
+    // when this test build leaves them out; std follows the test build.
+    let features: &[&str] = if cfg!(feature = "std") {
+        &["--features=std,pns"]
     } else {
-        "--no-default-features"
+        &["--no-default-features", "--features=pns"]
     };
     let status = Command::new(cargo)
         .current_dir(&root)
-        .args(["build", "--release", "-p", "proofnum-capi", features])
+        .args(["build", "--release", "-p", "proofnum-capi"])
+        .args(features)
         .arg("--target-dir")
         .arg(&target_dir)
         .status()

@@ -2,10 +2,11 @@
 # Builds examples/embedded/tictactoe.c for a Cortex-M4F against the C ABI's no_std static
 # library, runs it under QEMU and prints its footprint.
 #
-#   bash examples/embedded/build.sh [PROFILE]     (at the repository root)
+#   bash examples/embedded/build.sh [PROFILE [FEATURES]]     (at the repository root)
 #
 # PROFILE is the cargo profile of the library: `embedded` (the default: opt-level "s" and fat
-# LTO, Cargo.toml) or `release` (the hosted builds' settings). Needs the Rust target
+# LTO, Cargo.toml) or `release` (the hosted builds' settings). FEATURES are the C ABI's cargo
+# features on top of no_std: none by default (df-pn only), `pns` for the PNS and PN² engines. Needs the Rust target
 # thumbv7em-none-eabihf (added here when missing), clang, rust-lld (it comes with rustup's
 # toolchain), arm-none-eabi-size and qemu-system-arm (Debian: clang, binutils-arm-none-eabi,
 # qemu-system-arm; scripts/install-deps installs them). Exits non-zero unless the program
@@ -13,15 +14,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 profile=${1:-embedded}
+features=${2:-}
 target=thumbv7em-none-eabihf
-out=target/embedded/$profile
+out=target/embedded/$profile${features:+-$features}
 mkdir -p "$out"
 
 if ! rustup target list --installed | grep -qx "$target"; then
     rustup target add "$target"
 fi
 cargo rustc --quiet -p proofnum-capi --lib --profile "$profile" --no-default-features \
-    --target "$target" --crate-type staticlib
+    --features "$features" --target "$target" --crate-type staticlib
 library=target/$target/$profile/libproofnum.a
 
 # The C side: no C library, -Os; every function and object in its own section so that the
@@ -52,6 +54,6 @@ read -r text data bss _ < <(arm-none-eabi-size "$out/tictactoe.elf" | tail -n 1)
 buffer=$(arm-none-eabi-nm -S -t d "$out/tictactoe.elf" | awk '$4 == "solver_memory" {print $2 + 0}')
 stack=$(sed -n 's/^machine stack used: \([0-9]*\) bytes$/\1/p' <<<"$output")
 arm-none-eabi-size "$out/tictactoe.elf"
-echo "footprint ($profile profile): flash $((text + data)) bytes (text $text + data $data);" \
+echo "footprint ($profile profile, features: ${features:-none}): flash $((text + data)) bytes (text $text + data $data);" \
     "RAM $((data + bss)) bytes (data $data + bss $bss, of which the solver's buffer $buffer)" \
     "+ $stack bytes of stack used"

@@ -25,6 +25,7 @@ LIBRARY_ENVIRONMENT_VARIABLE = "PROOFNUM_LIB"
 # Statuses (pn_status) that the Python layer treats specially; errors.py maps the rest.
 STATUS_OK = 0
 STATUS_BUFFER_TOO_SMALL = 4
+STATUS_UNSUPPORTED = 8
 STATUS_CALLBACK_FAILED = 15
 STATUS_REFUTED = 21
 

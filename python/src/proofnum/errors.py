@@ -89,11 +89,12 @@ class InternalError(ProofnumError):
 
 
 # pn_status codes and the class that reports each. Codes missing here (NULL pointers, struct
-# sizes, alignment, handles, the parallel calls) are never caused by this package's calls and
-# are reported as plain ProofnumError, naming the call.
+# sizes, alignment, handles) are never caused by this package's calls and are reported as
+# plain ProofnumError, naming the call.
 ERROR_CLASSES: Dict[int, Type[ProofnumError]] = {
     3: InvalidConfiguration,
     7: SolverBusy,
+    8: InvalidConfiguration,  # an engine this build of the library leaves out
     9: InvalidGame,
     10: NodeLimitReached,
     11: TimeLimitReached,

@@ -94,6 +94,9 @@ class Solver:
         needed, align = C.c_size_t(), C.c_size_t()
         status = lib.pn_solver_memory_requirements(C.byref(config), C.byref(needed),
                                                    C.byref(align))
+        if status == _abi.STATUS_UNSUPPORTED:
+            self._raise("Solver()", status, detail=(
+                "this build of the library has no PNS and PN2 engines (its `pns` feature)"))
         if status != _abi.STATUS_OK:
             self._raise("Solver()", status, detail=(
                 f"PNS and PN2 allow at most {_abi.PNS_MAX_MOVES} moves a position"

@@ -19,7 +19,8 @@ target=thumbv7em-none-eabihf
 out=target/embedded/$profile${features:+-$features}
 mkdir -p "$out"
 
-if ! rustup target list --installed | grep -qx "$target"; then
+# (grep reads the whole list: with -q it could stop early and fail the pipe under pipefail.)
+if ! rustup target list --installed | grep -x "$target" >/dev/null; then
     rustup target add "$target"
 fi
 cargo rustc --quiet -p proofnum-capi --lib --profile "$profile" --no-default-features \

@@ -104,9 +104,17 @@ pub fn has_mate_in_one(board: &Board) -> bool {
 
 /// A move of the side to move that checkmates, if there is one (the first cozy-chess lists).
 pub fn mating_move(board: &Board) -> Option<Move> {
+    mating_move_and_count(board).0
+}
+
+/// [`mating_move`] and, when there is none, the number of legal moves (0 when there is a
+/// mate: the count stops there): one move generation for mate in one and the estimate.
+pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
     let mut found = None;
+    let mut count = 0;
     let check_squares = CheckSquares::new(board);
     board.generate_moves(|mut set| {
+        count += set.len() as u32;
         set.to &= check_squares.checking(board, &set);
         for mv in set {
             if mv.promotion.is_none() || gives_check(board, mv) {
@@ -120,7 +128,18 @@ pub fn mating_move(board: &Board) -> Option<Move> {
         }
         false
     });
-    found
+    (found, if found.is_some() { 0 } else { count })
+}
+
+/// Mate in one for [`outcome`], leaving the legal move count in `chess`'s cache for
+/// [`proofnum::Game::estimate`], which the search asks next for the same position.
+fn has_mate_in_one_counted(chess: &Chess) -> bool {
+    let board = chess.board();
+    let (mate, count) = mating_move_and_count(board);
+    if mate.is_none() {
+        chess.legal_moves_seen.set(Some((board.hash(), count)));
+    }
+    mate.is_some()
 }
 
 /// The knowledge part of [`proofnum::Game::outcome`] for a position with legal moves that is
@@ -135,7 +154,7 @@ pub(super) fn outcome(chess: &Chess) -> Outcome {
             (true, false) => return Outcome::CannotWin,
             (false, true) => {
                 // Still worth knowing whether the side to move mates at once.
-                if knowledge.contains(Knowledge::MATE_IN_ONE) && has_mate_in_one(board) {
+                if knowledge.contains(Knowledge::MATE_IN_ONE) && has_mate_in_one_counted(chess) {
                     return Outcome::Win;
                 }
                 return Outcome::CannotLose;
@@ -143,7 +162,7 @@ pub(super) fn outcome(chess: &Chess) -> Outcome {
             (false, false) => {}
         }
     }
-    if knowledge.contains(Knowledge::MATE_IN_ONE) && has_mate_in_one(board) {
+    if knowledge.contains(Knowledge::MATE_IN_ONE) && has_mate_in_one_counted(chess) {
         return Outcome::Win;
     }
     Outcome::Unknown
@@ -197,12 +216,21 @@ pub(super) fn ordered_moves(board: &Board, checks_only: bool, moves: &mut MoveLi
     }
 }
 
-/// The df-pn+ estimate of rule 4: (1, number of legal moves).
-pub(super) fn estimate(board: &Board) -> Numbers {
-    let mut count = 0u32;
-    board.generate_moves(|set| {
-        count += set.len() as u32;
-        false
-    });
+/// The df-pn+ estimate of rule 4: (1, number of legal moves). The count comes from the cache
+/// [`outcome`] filled for this position when it did (keyed by the Zobrist hash: a collision
+/// could only change an estimate, never a value), else from a move generation.
+pub(super) fn estimate(chess: &Chess) -> Numbers {
+    let board = chess.board();
+    let count = match chess.legal_moves_seen.get() {
+        Some((hash, count)) if hash == board.hash() => count,
+        _ => {
+            let mut count = 0u32;
+            board.generate_moves(|set| {
+                count += set.len() as u32;
+                false
+            });
+            count
+        }
+    };
     Numbers::new(1, count.max(1))
 }

@@ -35,6 +35,8 @@ mod knowledge;
 
 pub mod notation;
 
+use core::cell::Cell;
+
 use cozy_chess::{Board, Color, Piece, Square};
 use proofnum::{Game, MoveCodec, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
 
@@ -162,6 +164,9 @@ pub struct Chess {
     boards: Vec<Board>,
     rules: Rules,
     knowledge: Knowledge,
+    /// The legal move count `outcome` found for the position with this Zobrist hash, for the
+    /// `estimate` the search asks next (one move generation instead of two).
+    legal_moves_seen: Cell<Option<(u64, u32)>>,
 }
 
 impl PartialEq for Chess {
@@ -187,6 +192,7 @@ impl Chess {
             boards,
             rules: Rules::default(),
             knowledge: Knowledge::ALL,
+            legal_moves_seen: Cell::new(None),
         }
     }
 
@@ -379,7 +385,7 @@ impl Game for Chess {
 
     fn estimate(&self) -> Numbers {
         if self.knowledge.contains(Knowledge::ESTIMATE) {
-            knowledge::estimate(self.board())
+            knowledge::estimate(self)
         } else {
             Numbers::UNIT
         }

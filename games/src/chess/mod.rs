@@ -32,6 +32,7 @@
 
 mod check;
 mod knowledge;
+pub mod mate;
 
 pub mod notation;
 

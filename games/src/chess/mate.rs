@@ -1,0 +1,509 @@
+//! "Mate in N": the attacker's shortest forced mate, exact where affordable, an honest upper
+//! bound where not.
+//!
+//! # The proof
+//! [`solve_mate`] first proves (or disproves) the mate with df-pn on [`Chess`], where
+//! repetitions are draws. Its principal variation ([`proofnum::Dfpn::principal_variation`]) is
+//! a mating line, but its length is no bound on the distance to mate: the proof may not hold
+//! the shortest mate, and in chess the line's defence is not always the longest one (a KQK
+//! position whose true distance is 7 gave a line of 5: `tests/chess_endgames.rs`). So the
+//! line only proposes a first guess.
+//!
+//! # Mate within k
+//! [`MateWithin`] is chess where the attacker has at most `k` moves left: the budget is part of
+//! the position (and of its hash), and the game is a draw when the attacker is to move with no
+//! move left (with one left, only a mate in one wins, which the game answers at once). Each
+//! attacker move spends one, so no position repeats: the game is acyclic. The attacker wins it
+//! exactly when it can force mate within `k` moves in chess with repetitions as draws: a
+//! shortest mating strategy never repeats a position (its distance to mate falls with every
+//! attacker move and never rises with a defender move), and repetitions only end lines the
+//! attacker avoids anyway.
+//!
+//! A proof of `MateWithin(k)` shows the distance is at most `k`, a disproof that it is more.
+//! From the guess, [`solve_mate`] raises `k` until a proof (an upper bound), then lowers it
+//! until a disproof: the distance N is exact when `MateWithin(N)` is proven and
+//! `MateWithin(N − 1)` disproven. A limit reached on the way leaves N an upper bound (or
+//! unknown, before the first bounded proof), and the report says so ([`Exactness`]).
+//!
+//! # The line shown
+//! When N is exact, the line is walked move by move with bounded searches: the attacker plays a
+//! move that keeps a mate within the moves left, the defender a reply after which no quicker
+//! mate exists; so the line has exactly N attacker moves against a longest defence. Otherwise
+//! it is the principal variation of the last bounded proof (a mating line, not necessarily the
+//! longest defence).
+//!
+//! Mate distances count the attacker's moves, the mating move included (a mate in one is one
+//! move), as chess problems and UCI engines (`score mate N`) do.
+
+use std::time::{Duration, Instant};
+
+use proofnum::{
+    Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
+    Stats, Status, Table,
+};
+
+use super::{Chess, MAX_MOVES, Move};
+
+/// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
+/// module docs.
+#[derive(Clone, Debug)]
+pub struct MateWithin {
+    chess: Chess,
+    attacker: Player,
+    /// Attacker moves left.
+    budget: u32,
+}
+
+impl MateWithin {
+    /// `chess` with `attacker` allowed at most `moves` more moves.
+    pub fn new(chess: Chess, attacker: Player, moves: u32) -> MateWithin {
+        MateWithin {
+            chess,
+            attacker,
+            budget: moves,
+        }
+    }
+
+    /// The chess position.
+    pub fn chess(&self) -> &Chess {
+        &self.chess
+    }
+
+    /// The attacker.
+    pub fn attacker(&self) -> Player {
+        self.attacker
+    }
+
+    /// Attacker moves left.
+    pub fn budget(&self) -> u32 {
+        self.budget
+    }
+}
+
+impl Game for MateWithin {
+    type Move = Move;
+    /// Every attacker move spends budget, so positions never repeat.
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
+
+    fn side_to_move(&self) -> Player {
+        self.chess.side_to_move()
+    }
+
+    fn hash(&self) -> u64 {
+        // Any injective, well-spread function of the budget will do.
+        self.chess.hash() ^ u64::from(self.budget + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+
+    fn outcome(&self) -> Outcome {
+        let outcome = self.chess.outcome();
+        if self.side_to_move() != self.attacker {
+            // The defender to move: everything chess says holds (the budget only restricts the
+            // attacker). Without budget the attacker never moves again: it cannot win.
+            return match outcome {
+                Outcome::Unknown if self.budget == 0 => Outcome::CannotLose,
+                other => other,
+            };
+        }
+        match (outcome, self.budget) {
+            (Outcome::Loss | Outcome::Draw | Outcome::CannotWin, _) => outcome,
+            (_, 0) => Outcome::Draw,
+            (Outcome::Win, _) => Outcome::Win,
+            (_, 1) if self.chess.mating_move().is_some() => Outcome::Win,
+            (_, 1) => Outcome::Draw,
+            _ => outcome,
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<'_, Move>) {
+        self.chess.generate_moves(moves);
+    }
+
+    fn play(&mut self, mv: Move) {
+        if self.side_to_move() == self.attacker {
+            self.budget -= 1;
+        }
+        self.chess.play(mv);
+    }
+
+    fn undo(&mut self, mv: Move) {
+        self.chess.undo(mv);
+        if self.side_to_move() == self.attacker {
+            self.budget += 1;
+        }
+    }
+
+    fn estimate(&self) -> Numbers {
+        self.chess.estimate()
+    }
+
+    fn no_moves_value(&self) -> proofnum::Value {
+        self.chess.no_moves_value()
+    }
+}
+
+/// How [`solve_mate`] searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateConfig {
+    /// Bytes of transposition table (allocated once, reused by every search).
+    pub table_bytes: usize,
+    /// The deepest line, in plies, a search may follow.
+    pub max_plies: usize,
+    /// Stop after this many positions in all searches together.
+    pub max_nodes: u64,
+    /// Stop after this much time in all searches together.
+    pub max_time: Option<Duration>,
+    /// Lower the mate distance until it is shown exact; off: stop at the first upper bound.
+    pub exact: bool,
+    /// df-pn settings.
+    pub dfpn: DfpnConfig,
+}
+
+impl Default for MateConfig {
+    fn default() -> Self {
+        MateConfig {
+            table_bytes: 64 << 20,
+            max_plies: 4000,
+            max_nodes: u64::MAX,
+            max_time: None,
+            exact: true,
+            dfpn: DfpnConfig::default(),
+        }
+    }
+}
+
+/// Whether a reported mate distance is the shortest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactness {
+    /// No shorter mate exists: `MateWithin(N − 1)` was disproven (or N is 1).
+    Exact,
+    /// A mate within N is proven, a shorter one may exist: the search for one was not asked for
+    /// ([`MateConfig::exact`] off).
+    UpperBoundNotChecked,
+    /// A mate within N is proven, a shorter one may exist: the search for one stopped for this
+    /// reason.
+    UpperBound(Reason),
+    /// The mate is proven but no bound on its distance was: the bounded search stopped for this
+    /// reason (`mate_in` is `None`).
+    Unknown(Reason),
+}
+
+/// What [`solve_mate`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MateReport {
+    /// Proven: the attacker mates; disproven: it cannot force mate (in checks-only mode: not by
+    /// checks alone); unknown: a limit stopped the proof.
+    pub status: Status,
+    /// When proven: the attacker mates within this many moves (shown by a proof of
+    /// [`MateWithin`]); the shortest when `exactness` is [`Exactness::Exact`].
+    pub mate_in: Option<u32>,
+    /// Whether `mate_in` is the shortest.
+    pub exactness: Exactness,
+    /// When proven: a mating line, attacker first when it is to move, ending in checkmate (see
+    /// the module docs for which line). Empty when the root is already decided (the defender to
+    /// move is mated) or no line could be read.
+    pub line: Vec<Move>,
+    /// True when `line` is a longest defence against a shortest mate (it has `mate_in` attacker
+    /// moves); false when it is only some mating line of a proof.
+    pub line_is_optimal: bool,
+    /// Counters of every search together (proof, bounds, line).
+    pub stats: Stats,
+    /// Counters of the first proof alone.
+    pub proof_stats: Stats,
+    /// Wall time of everything.
+    pub elapsed: Duration,
+}
+
+/// Can `attacker` force checkmate from `chess`'s position, and in how many moves? See the
+/// module docs. `chess`'s rules apply (checks-only, fifty-move rule); the position is restored
+/// before returning.
+pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
+    let start = Instant::now();
+    let mut table_bytes = vec![0u8; config.table_bytes];
+    let mut stack = vec![0u8; Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)];
+    let mut budget = Budget {
+        start,
+        max_time: config.max_time,
+        nodes_left: config.max_nodes,
+    };
+    let mut report = MateReport {
+        status: Status::Unknown(Reason::MemoryLimit),
+        mate_in: None,
+        exactness: Exactness::Unknown(Reason::MemoryLimit),
+        line: Vec::new(),
+        line_is_optimal: false,
+        stats: Stats::default(),
+        proof_stats: Stats::default(),
+        elapsed: Duration::ZERO,
+    };
+    let Ok(mut table) = Table::new(&mut table_bytes) else {
+        return report;
+    };
+
+    // The proof in chess, and its line's length as the first guess.
+    let guess = {
+        let Ok(mut dfpn) = Dfpn::<Chess>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+        else {
+            return report;
+        };
+        let result = budget.with_limits(|limits| dfpn.solve(chess, attacker, &mut table, limits));
+        budget.charge(&mut report.stats, &result.stats);
+        report.proof_stats = result.stats;
+        report.status = result.status;
+        if result.status != Status::Proven {
+            report.elapsed = start.elapsed();
+            return report;
+        }
+        if chess.side_to_move() != attacker && chess.in_check() && chess.legal_moves().is_empty()
+        {
+            // The defender is mated already: no move to make.
+            report.mate_in = Some(0);
+            report.exactness = Exactness::Exact;
+            report.line_is_optimal = true;
+            report.elapsed = start.elapsed();
+            return report;
+        }
+        let mut line = vec![Move::default(); config.max_plies];
+        let variation = budget.with_limits(|limits| {
+            dfpn.principal_variation(chess, attacker, &mut table, &mut line, limits)
+        });
+        line.truncate(variation.len);
+        let line = complete_line(chess, attacker, line);
+        let guess = mate_length(chess, attacker, &line);
+        report.line = line;
+        guess.unwrap_or(u32::from(result.distance).div_ceil(2)).max(1)
+    };
+
+    // Mate within k: up from the guess to a proof, then down to a disproof.
+    table.clear();
+    let Ok(mut dfpn) =
+        Dfpn::<MateWithin>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+    else {
+        report.exactness = Exactness::Unknown(Reason::MemoryLimit);
+        return report;
+    };
+    let mut within = MateWithin::new(chess.clone(), attacker, 0);
+    let max_budget = (config.max_plies / 2) as u32;
+    let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
+        within.budget = k;
+        let result =
+            budget.with_limits(|limits| dfpn.solve(&mut within, attacker, &mut table, limits));
+        budget.charge(&mut report.stats, &result.stats);
+        result.status
+    };
+    let (mut upper, mut k) = (None, guess.min(max_budget));
+    let mut lower = 0; // no mate within `lower` moves is known
+    report.exactness = loop {
+        match search(k, &mut report, &mut budget) {
+            Status::Proven => {
+                upper = Some(k);
+                if k == lower + 1 {
+                    break Exactness::Exact;
+                }
+                if !config.exact {
+                    break Exactness::UpperBoundNotChecked;
+                }
+                // Step down while every step proves (the guess is usually close), bisect once
+                // a disproof is known.
+                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
+            }
+            Status::Disproven => {
+                lower = k;
+                k = match upper {
+                    Some(u) if u == k + 1 => break Exactness::Exact,
+                    Some(u) => (k + u) / 2,
+                    None if k >= max_budget => break Exactness::Unknown(Reason::DepthLimit),
+                    None => (k * 2).min(max_budget),
+                };
+            }
+            Status::Unknown(reason) => {
+                break match upper {
+                    Some(_) => Exactness::UpperBound(reason),
+                    None => Exactness::Unknown(reason),
+                };
+            }
+        }
+    };
+    report.mate_in = upper;
+
+    // The line: a longest defence against a shortest mate when N is exact.
+    if let Some(n) = upper {
+        within.budget = n;
+        let walked = if report.exactness == Exactness::Exact {
+            budget.with_limits(|limits| {
+                optimal_line(&mut dfpn, &mut within, &mut table, limits, &mut report.stats)
+            })
+        } else {
+            None
+        };
+        match walked {
+            Some(line) => {
+                report.line = line;
+                report.line_is_optimal = true;
+            }
+            None => {
+                within.budget = n;
+                let mut line = vec![Move::default(); config.max_plies];
+                let variation = budget.with_limits(|limits| {
+                    dfpn.principal_variation(&mut within, attacker, &mut table, &mut line, limits)
+                });
+                line.truncate(variation.len);
+                let line = complete_line(chess, attacker, line);
+                if mate_length(chess, attacker, &line).is_some() {
+                    report.line = line;
+                }
+            }
+        }
+    }
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// Walks a longest defence against a shortest mate from `within`'s position, whose distance to
+/// mate is exactly its budget: the attacker plays the proving move of a bounded search, the
+/// defender the first reply after which no quicker mate exists. `None` when a search stops on a
+/// limit. The position is restored.
+fn optimal_line(
+    dfpn: &mut Dfpn<'_, MateWithin>,
+    within: &mut MateWithin,
+    table: &mut Table<'_>,
+    limits: &mut Limits<'_>,
+    stats: &mut Stats,
+) -> Option<Vec<Move>> {
+    let attacker = within.attacker;
+    let mut line = Vec::new();
+    let mut played = 0;
+    let mut solve = |within: &mut MateWithin, table: &mut Table<'_>, limits: &mut Limits<'_>| {
+        let result = dfpn.solve(within, attacker, table, limits);
+        stats.accumulate(&result.stats);
+        result
+    };
+    let found = loop {
+        if within.side_to_move() == attacker {
+            if within.budget == 1 {
+                if let Some(mate) = within.chess.mating_move() {
+                    line.push(mate);
+                }
+                break true;
+            }
+            let result = solve(within, table, limits);
+            match (result.status, result.best_move) {
+                (Status::Proven, Some(mv)) => {
+                    line.push(mv);
+                    within.play(mv);
+                    played += 1;
+                }
+                _ => break false,
+            }
+        } else {
+            // Every reply allows a mate within the budget; keep one that allows none quicker.
+            let replies = within.chess.legal_moves();
+            if replies.is_empty() {
+                break true; // mated
+            }
+            let mut longest = None;
+            for &reply in &replies {
+                within.play(reply);
+                within.budget -= 1;
+                let result = solve(within, table, limits);
+                within.budget += 1;
+                within.undo(reply);
+                match result.status {
+                    Status::Disproven => {
+                        longest = Some(reply);
+                        break;
+                    }
+                    Status::Proven => {}
+                    Status::Unknown(_) => {
+                        undo_line(within, &line, played);
+                        return None;
+                    }
+                }
+            }
+            let Some(reply) = longest else {
+                break false; // cannot happen when the budget is the exact distance
+            };
+            line.push(reply);
+            within.play(reply);
+            played += 1;
+        }
+    };
+    undo_line(within, &line, played);
+    found.then_some(line)
+}
+
+/// Takes back the first `played` moves of `line`.
+fn undo_line(within: &mut MateWithin, line: &[Move], played: usize) {
+    for &mv in line[..played].iter().rev() {
+        within.undo(mv);
+    }
+}
+
+/// Adds the mating move to a line that ends where the attacker mates in one (the mate-in-one
+/// rule decides that position without naming a move).
+fn complete_line(chess: &mut Chess, attacker: Player, mut line: Vec<Move>) -> Vec<Move> {
+    let played = play_legal_prefix(chess, &line);
+    if played == line.len() && chess.side_to_move() == attacker {
+        if let Some(mate) = chess.mating_move() {
+            line.push(mate);
+        }
+    }
+    for &mv in line[..played].iter().rev() {
+        chess.undo(mv);
+    }
+    line
+}
+
+/// Plays the moves of `line` while they are legal; returns how many were played.
+fn play_legal_prefix(chess: &mut Chess, line: &[Move]) -> usize {
+    for (i, &mv) in line.iter().enumerate() {
+        if !chess.is_legal(mv) {
+            return i;
+        }
+        chess.play(mv);
+    }
+    line.len()
+}
+
+/// The number of attacker moves of `line`, played from `chess`'s position, when it ends in
+/// checkmate of the defender.
+fn mate_length(chess: &mut Chess, attacker: Player, line: &[Move]) -> Option<u32> {
+    let attacker_first = chess.side_to_move() == attacker;
+    let played = play_legal_prefix(chess, line);
+    let mated = played == line.len()
+        && chess.side_to_move() != attacker
+        && chess.in_check()
+        && chess.legal_moves().is_empty();
+    for &mv in line[..played].iter().rev() {
+        chess.undo(mv);
+    }
+    let attacker_moves = (line.len() as u32 + u32::from(attacker_first)) / 2;
+    mated.then_some(attacker_moves)
+}
+
+/// The limits shared by every search of one [`solve_mate`] call: each search gets what is
+/// left of the nodes and the time.
+struct Budget {
+    start: Instant,
+    max_time: Option<Duration>,
+    nodes_left: u64,
+}
+
+impl Budget {
+    /// Runs `search` with the nodes and time left.
+    fn with_limits<R>(&self, search: impl FnOnce(&mut Limits<'_>) -> R) -> R {
+        let start = self.start;
+        let mut clock = move || start.elapsed().as_micros() as u64;
+        let mut limits = Limits::nodes(self.nodes_left);
+        if let Some(max) = self.max_time {
+            limits.clock = Some(&mut clock);
+            limits.max_time_us = max.saturating_sub(start.elapsed()).as_micros() as u64;
+        }
+        search(&mut limits)
+    }
+
+    /// Charges a search's counters to the budget and to `total`.
+    fn charge(&mut self, total: &mut Stats, stats: &Stats) {
+        self.nodes_left = self.nodes_left.saturating_sub(stats.nodes);
+        total.accumulate(stats);
+    }
+}

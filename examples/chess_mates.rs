@@ -1,4 +1,4 @@
-//! The chess knowledge, measured: the mate suite `games/suites/chess-mates.epd` (mates in 2 to 8,
+//! The chess knowledge, measured: the mate suite `games/suites/chess-mates-random.epd` (mates in 2 to 8,
 //! Stockfish-verified) proved with df-pn under each knowledge setting, printing per setting the
 //! positions proved, MID calls, positions evaluated, time and positions per second (medians over
 //! `--runs`), and with `--distance` the cost of making each mate distance exact.
@@ -20,7 +20,7 @@ use proofnum::{Dfpn, Game, Limits, Status, Table};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{Chess, Knowledge, MAX_MOVES};
 
-const SUITE: &str = include_str!("../games/suites/chess-mates.epd");
+const SUITE: &str = include_str!("../games/suites/chess-mates-random.epd");
 
 /// Stack depth for the proofs (plies).
 const MAX_PLIES: usize = 600;

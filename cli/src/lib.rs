@@ -7,11 +7,14 @@
 //!   can flatten into theirs) and one run of the command line ([`solve::Solve`]);
 //! - [`report`]: the position, the answer, the best move, the principal variation, the proof
 //!   check and the search's figures, as the command line prints them;
-//! - [`progress`]: the progress line of a long search.
+//! - [`progress`]: the progress line of a long search;
+//! - [`chess`]: `proofnum chess "<FEN>"`, the mate question with its own report (mate in N,
+//!   exact or an upper bound, the mating line).
 //!
 //! The binary, `proofnum` (`cargo install --path cli`), is `src/main.rs`: it parses the
 //! arguments and hands them to [`solve::Solve`].
 
+pub mod chess;
 pub mod games;
 mod parallel;
 pub mod progress;

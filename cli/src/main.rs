@@ -9,6 +9,8 @@
 //! proofnum connect4 "" --table-mib 512 --nodes 100000000
 //! proofnum connect4 647262774144 --engine pns --arena-mib 512
 //! proofnum connect4 4453 --threads 2
+//! proofnum chess "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"  # mate in 2 (exact), the line
+//! proofnum chess "<FEN>" --checks-only --seconds 10   # only mates by checks
 //! ```
 //!
 //! Exit codes: 0 answered, 1 stopped by a limit (the answer is unknown), 2 bad input (unknown
@@ -65,6 +67,23 @@ fn main() -> ExitCode {
     if let Err(e) = cli.options.check() {
         Cli::command()
             .error(clap::error::ErrorKind::ArgumentConflict, e)
+            .exit();
+    }
+    let chess_only = cli.options.checks_only || cli.options.fifty_move;
+    if cli.game == "chess" {
+        return match proofnum_cli::chess::run(&cli.position, &cli.options) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        };
+    } else if chess_only {
+        Cli::command()
+            .error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--checks-only and --fifty-move are chess options",
+            )
             .exit();
     }
     match with_game(&cli.game, &cli.position, Solve(&cli.options)) {

@@ -91,6 +91,12 @@ pub struct Options {
     /// Parallel PN-DFPN with N worker threads sharing the table (0: one per core); df-pn only
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// chess: the attacker may only give check (proves mates by checks only)
+    #[arg(long)]
+    pub checks_only: bool,
+    /// chess: the fifty-move rule (a position whose halfmove clock reached 100 is a draw)
+    #[arg(long)]
+    pub fifty_move: bool,
 }
 
 impl Options {

@@ -187,6 +187,24 @@ pub enum Exactness {
     Unknown(Reason),
 }
 
+impl std::fmt::Display for Exactness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exactness::Exact => f.write_str("exact"),
+            Exactness::UpperBoundNotChecked => {
+                f.write_str("upper bound (shorter mates not searched)")
+            }
+            Exactness::UpperBound(reason) => {
+                write!(
+                    f,
+                    "upper bound (the search for a shorter mate stopped: {reason})"
+                )
+            }
+            Exactness::Unknown(reason) => write!(f, "distance unknown ({reason})"),
+        }
+    }
+}
+
 /// What [`solve_mate`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MateReport {
@@ -256,8 +274,7 @@ pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> M
             report.elapsed = start.elapsed();
             return report;
         }
-        if chess.side_to_move() != attacker && chess.in_check() && chess.legal_moves().is_empty()
-        {
+        if chess.side_to_move() != attacker && chess.in_check() && chess.legal_moves().is_empty() {
             // The defender is mated already: no move to make.
             report.mate_in = Some(0);
             report.exactness = Exactness::Exact;
@@ -273,7 +290,9 @@ pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> M
         let line = complete_line(chess, attacker, line);
         let guess = mate_length(chess, attacker, &line);
         report.line = line;
-        guess.unwrap_or(u32::from(result.distance).div_ceil(2)).max(1)
+        guess
+            .unwrap_or(u32::from(result.distance).div_ceil(2))
+            .max(1)
     };
 
     // Mate within k: up from the guess to a proof, then down to a disproof.
@@ -333,7 +352,13 @@ pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> M
         within.budget = n;
         let walked = if report.exactness == Exactness::Exact {
             budget.with_limits(|limits| {
-                optimal_line(&mut dfpn, &mut within, &mut table, limits, &mut report.stats)
+                optimal_line(
+                    &mut dfpn,
+                    &mut within,
+                    &mut table,
+                    limits,
+                    &mut report.stats,
+                )
             })
         } else {
             None

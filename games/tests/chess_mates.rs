@@ -1,0 +1,140 @@
+//! Mates with known answers, by hand: mates in one to three (their lines replayed on
+//! cozy-chess's board, which must end in checkmate), positions without a mate (stalemate, a
+//! perpetual check), checks-only mode (what it proves is a mate by checks; a mate that needs a
+//! quiet move is not proven), and a mate already on the board.
+//!
+//! Where a position's answer is not obvious from the diagram, the comment says how it is known
+//! (Stockfish 15.1 `go mate N` agreeing, besides the reasoning given).
+
+use cozy_chess::{Board, GameStatus};
+use proofnum::{Player, Status};
+use proofnum_games::chess::mate::{Exactness, MateConfig, MateReport, solve_mate};
+use proofnum_games::chess::{Chess, Move};
+
+fn config() -> MateConfig {
+    MateConfig {
+        table_bytes: 4 << 20,
+        max_nodes: 5_000_000,
+        ..MateConfig::default()
+    }
+}
+
+fn solve(fen: &str, checks_only: bool) -> (Chess, MateReport) {
+    let mut chess = Chess::from_fen(fen).unwrap();
+    let attacker = proofnum::Game::side_to_move(&chess);
+    if checks_only {
+        chess = chess.with_checks_only(attacker);
+    }
+    let report = solve_mate(&mut chess, attacker, &config());
+    assert_eq!(chess.fen(), Chess::from_fen(fen).unwrap().fen(), "restored");
+    (chess, report)
+}
+
+/// Replays `line` on cozy-chess's own board (illegal moves panic) and returns whether it ends in
+/// checkmate, and whether every move of the side that moved first gave check.
+fn replay(fen: &str, line: &[Move]) -> (bool, bool) {
+    let mut board: Board = Chess::from_fen(fen).unwrap().board().clone();
+    let mut all_checks = true;
+    for (i, mv) in line.iter().enumerate() {
+        board.play(mv.to_cozy());
+        if i % 2 == 0 && board.checkers().is_empty() {
+            all_checks = false;
+        }
+    }
+    (board.status() == GameStatus::Won, all_checks)
+}
+
+fn assert_mate(fen: &str, n: u32, first: &str) {
+    let (chess, report) = solve(fen, false);
+    assert_eq!(report.status, Status::Proven, "{fen}");
+    assert_eq!(report.mate_in, Some(n), "{fen}");
+    assert_eq!(report.exactness, Exactness::Exact, "{fen}");
+    assert!(report.line_is_optimal);
+    assert_eq!(report.line.len() as u32, 2 * n - 1, "{fen}");
+    assert_eq!(chess.uci(report.line[0]), first, "{fen}");
+    assert!(replay(fen, &report.line).0, "{fen}: the line ends in mate");
+}
+
+#[test]
+fn mates_in_one() {
+    // Fool's mate: 1. f3 e5 2. g4, Black mates with Qh4.
+    assert_mate(
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        1,
+        "d8h4",
+    );
+    // The back rank: the king is walled in by its own pawns.
+    assert_mate("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1, "a1a8");
+}
+
+#[test]
+fn mate_in_two_with_a_quiet_first_move() {
+    // Morphy's problem: 1. Ra6! (not a check) bxa6 2. b7#; any bishop move 2. Rxa7#. No mate in
+    // one: White has no check at all (a7 blocks the rook, the pawn attacks only a7 and c7).
+    let fen = "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1";
+    assert_mate(fen, 2, "a1a6");
+    // Checks only: White has no checking move, so no mate by checks: not proven.
+    let (_, report) = solve(fen, true);
+    assert_eq!(report.status, Status::Disproven);
+}
+
+#[test]
+fn mates_in_three() {
+    // Stockfish `go mate 3` agrees on both; 1... Qxe3+ 2. Kg2 Rg7+ 3. Kh2 Qg3# is all checks.
+    assert_mate("1R6/5k2/8/3R1B2/3p2p1/6P1/P2P4/2B1K3 w - - 1 40", 3, "b8b6");
+    let by_checks = "1nb1k1n1/7r/1ppp4/R2P3p/2p4P/2q1QK2/8/1Nb2BNR b - - 3 29";
+    assert_mate(by_checks, 3, "c3e3");
+    let (_, report) = solve(by_checks, true);
+    assert_eq!(report.status, Status::Proven);
+    assert_eq!(report.mate_in, Some(3));
+    let (mated, all_checks) = replay(by_checks, &report.line);
+    assert!(mated && all_checks, "a mate by checks");
+}
+
+#[test]
+fn checks_only_proves_only_mates_by_checks() {
+    // The first line needs the quiet 1. Rb6 (Stockfish: mate in 3, 1. Rb6 Ke8 2. Rd7 ...):
+    // checks-only mode must not prove a mate in 3 there, and whatever it proves is by checks.
+    let fen = "1R6/5k2/8/3R1B2/3p2p1/6P1/P2P4/2B1K3 w - - 1 40";
+    let (_, report) = solve(fen, true);
+    if report.status == Status::Proven {
+        let (mated, all_checks) = replay(fen, &report.line);
+        assert!(mated && all_checks);
+        assert!(report.mate_in.unwrap() > 3, "a mate by checks takes longer");
+    } else {
+        assert_eq!(report.status, Status::Disproven);
+    }
+}
+
+#[test]
+fn a_mate_on_the_board_is_mate_in_zero() {
+    // After fool's mate White is mated: Black "mates in 0", nothing to play.
+    let mut chess =
+        Chess::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").unwrap();
+    let report = solve_mate(&mut chess, Player::Second, &config());
+    assert_eq!(report.status, Status::Proven);
+    assert_eq!(report.mate_in, Some(0));
+    assert!(report.line.is_empty());
+}
+
+#[test]
+fn stalemate_is_no_mate() {
+    // Black to move has no legal move and is not in check.
+    let mut chess = Chess::from_fen("k7/8/1Q6/8/8/8/8/7K b - - 0 1").unwrap();
+    let report = solve_mate(&mut chess, Player::First, &config());
+    assert_eq!(report.status, Status::Disproven);
+}
+
+/// White can check forever (Qe8+ Kh7 Qh5+ Kg8) but never mate, and must keep checking (Black
+/// threatens Rb1+): the only "win" goes around a cycle, and a repetition is a draw. Stockfish
+/// 15.1 scores it 0.00 at depth 25 with that perpetual as its line.
+#[test]
+fn perpetual_check_is_not_a_mate() {
+    let fen = "6k1/6p1/8/7Q/8/8/qr4PP/7K w - - 0 1";
+    // Checks only: a small cyclic graph of checks and king moves, settled by repetitions.
+    let (_, report) = solve(fen, true);
+    assert_eq!(report.status, Status::Disproven);
+    // All moves: never proven (disproven, or open when the budget runs out).
+    let (_, report) = solve(fen, false);
+    assert_ne!(report.status, Status::Proven);
+}

@@ -102,9 +102,11 @@ fn copied_bytes_equal_the_tables_and_a_copy_taken_while_storing_loads() {
     assert_eq!(copy, expected);
 
     // While another thread stores into the one bucket, every copy loads as a table whose
-    // entries are ones that thread stored (torn ones fail their check and miss).
+    // entries are ones that thread stored (torn ones fail their check and miss). Their check
+    // bits (a key's high 32) differ from the first entry's, 5: keys that share a bucket and
+    // check bits are the same key to the table (a collision by construction).
     let stored: Vec<(u64, Entry)> = (1..=64u64)
-        .map(|k| ((k << 32) | 2, entry(k as u32, 1, k)))
+        .map(|k| (((k + 100) << 32) | 2, entry(k as u32, 1, k)))
         .collect();
     std::thread::scope(|s| {
         let mut handle = shared.handle();

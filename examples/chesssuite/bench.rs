@@ -6,8 +6,9 @@
 //! runs `--runs` times back to back on the same position, in alternating order, from a cold
 //! start each time (proofnum on a cleared table, Stockfish after `ucinewgame`), both capped at
 //! `--cap` seconds:
-//! - proofnum: df-pn for the side to move until the mate is proven (the time to prove; the
-//!   distance and the line come after and are not timed), then the line is judged like `run`
+//! - proofnum: df-pn for the side to move until the mate is proven (the time to prove: "pn
+//!   s"); then, once and outside the comparison, the chess game's `solve_mate` for the mate
+//!   distance and a line ("pn N", its time "pn N s", within the same cap), judged like `run`
 //!   does, so a wrong answer fails the bench;
 //! - Stockfish: `go mate N` until it announces a mate in at most N moves (`bestmove` read).
 //!
@@ -16,11 +17,12 @@
 
 use std::time::Duration;
 
+use proofnum::Status;
 use proofnum_games::stockfish::{Go, Stockfish};
 
 use crate::epd::Line;
 use crate::run::{self, Verdict};
-use crate::solve::{Claim, Solver};
+use crate::solve::Solver;
 
 /// What `bench` measures.
 pub struct Options {
@@ -76,8 +78,8 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
         load()
     );
     println!(
-        "{:<14} {:>4} {:>7} {:>10} {:>12} {:>7} {:>10} {:>12}  faster",
-        "id", "N", "pn", "pn s", "pn MID", "sf", "sf s", "sf nodes"
+        "{:<14} {:>4} {:>7} {:>10} {:>12} {:>10} {:>7} {:>10} {:>12}  faster",
+        "id", "N", "pn N", "pn s", "pn MID", "pn N s", "sf", "sf s", "sf nodes"
     );
     let (mut pn_solved, mut sf_solved, mut pn_faster, mut failures) = (0, 0, 0, 0);
     let mut ratios = Vec::new();
@@ -94,29 +96,11 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
         for run_index in 0..options.runs {
             for program in [run_index % 2, 1 - run_index % 2] {
                 if program == 0 {
-                    let solved =
-                        solver.solve(&line.fen, line.board().side_to_move(), options.cap_s)?;
-                    pn.seconds.push(solved.prove_seconds);
-                    pn.work = solved.mid_calls;
-                    match &solved.claim {
-                        Claim::Mate { n, exact, .. } => {
-                            pn.found = if *exact {
-                                format!("#{n}")
-                            } else {
-                                format!("#≤{n}")
-                            }
-                        }
-                        Claim::NoMate => pn.found = "none".into(),
-                        Claim::Unknown(_) => pn.found = "?".into(),
-                    }
-                    pn.solved_every_run &= matches!(solved.claim, Claim::Mate { .. });
-                    if run_index == 0 {
-                        let (verdict, _) = run::judge(line, &solved.claim, &options.judge);
-                        if matches!(verdict, Verdict::Wrong(_) | Verdict::Disputed(_)) {
-                            println!("{}: proofnum {verdict:?}", line.id);
-                            failures += 1;
-                        }
-                    }
+                    let attacker = line.board().side_to_move();
+                    let proved = solver.prove(&line.fen, attacker, options.cap_s)?;
+                    pn.seconds.push(proved.seconds);
+                    pn.work = proved.mid_calls;
+                    pn.solved_every_run &= proved.status == Status::Proven;
                 } else {
                     sf.new_game().map_err(|e| e.to_string())?;
                     let timeout = Duration::from_secs_f64(options.cap_s);
@@ -130,6 +114,14 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
                     st.solved_every_run &= mated;
                 }
             }
+        }
+        // The distance and the line, once, untimed in the comparison: judged like `run`.
+        let solved = solver.solve(&line.fen, line.board().side_to_move(), options.cap_s)?;
+        pn.found = run::shown(&solved.claim, false);
+        let (verdict, _) = run::judge(line, &solved.claim, &options.judge);
+        if matches!(verdict, Verdict::Wrong(_) | Verdict::Disputed(_)) {
+            println!("{}: proofnum {verdict:?}", line.id);
+            failures += 1;
         }
         let (pn_s, sf_s) = (median(pn.seconds), median(st.seconds));
         let faster = match (pn.solved_every_run, st.solved_every_run) {
@@ -145,8 +137,8 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
             ratios.push(pn_s / sf_s);
         }
         println!(
-            "{:<14} {:>4} {:>7} {:>10.3} {:>12} {:>7} {:>10.3} {:>12}  {faster}",
-            line.id, n, pn.found, pn_s, pn.work, st.found, sf_s, st.work
+            "{:<14} {:>4} {:>7} {:>10.3} {:>12} {:>10.3} {:>7} {:>10.3} {:>12}  {faster}",
+            line.id, n, pn.found, pn_s, pn.work, solved.seconds, st.found, sf_s, st.work
         );
     }
     let share = |k: usize| 100.0 * k as f64 / lines.len().max(1) as f64;

@@ -12,7 +12,8 @@
 //! - **wrong**: proofnum's answer is contradicted by a check that trusts neither proofnum's
 //!   search nor Stockfish's:
 //!   1. the claimed mating line does not replay on cozy-chess's board (an illegal move, no
-//!      checkmate at its end, or a length other than the N claimed);
+//!      checkmate at its end), or it is claimed to be a longest defence against a shortest
+//!      mate and its length is not the N claimed;
 //!   2. the exhaustive search of `oracle.rs` (k ≤ `--oracle-max`, within its node budget)
 //!      finds no mate within the N claimed, or (N exact) finds one within N − 1;
 //!   3. proofnum says "no mate", or an exact N above the suite's, and the exhaustive search
@@ -131,25 +132,31 @@ pub fn judge(line: &Line, claim: &Claim, options: &Options) -> (Verdict, String)
             n,
             exact,
             line: moves,
+            line_is_optimal,
         } => {
-            let n = *n;
-            match replay::replay(&line.board(), moves, attacker) {
+            let mate = match replay::replay(&line.board(), moves, attacker) {
                 Err(e) => {
                     return (
                         Verdict::Wrong(format!("its mating line fails: {e}")),
                         String::new(),
                     );
                 }
-                Ok(mate) if mate.attacker_moves != n => {
-                    return (
-                        Verdict::Wrong(format!(
-                            "its line mates in {}, not in the {n} claimed",
-                            mate.attacker_moves
-                        )),
-                        String::new(),
-                    );
-                }
-                Ok(_) => {}
+                Ok(mate) => mate,
+            };
+            let Some(n) = *n else {
+                return (
+                    Verdict::Solved,
+                    "mate proven and replayed, distance unknown".into(),
+                );
+            };
+            if *line_is_optimal && mate.attacker_moves != n {
+                return (
+                    Verdict::Wrong(format!(
+                        "its line mates in {}, not in the {n} claimed",
+                        mate.attacker_moves
+                    )),
+                    String::new(),
+                );
             }
             if exhaustive(line, attacker, n, options) == Some(false) {
                 return (
@@ -191,13 +198,21 @@ pub fn judge(line: &Line, claim: &Claim, options: &Options) -> (Verdict, String)
     }
 }
 
-/// How proofnum's answer is shown: `#N` exact, `#≤N` a bound, `none`, `?`.
-fn shown(claim: &Claim, mated: bool) -> String {
+/// How proofnum's answer is shown: `#N` exact, `#≤N` a bound, `mate` without a distance,
+/// `none`, `?`; `mated` puts a minus sign on N (the side to move is the one mated).
+pub fn shown(claim: &Claim, mated: bool) -> String {
     let sign = if mated { "-" } else { "" };
     match claim {
-        Claim::Mate { n, exact: true, .. } => format!("#{sign}{n}"),
+        Claim::Mate { n: None, .. } => "mate".into(),
         Claim::Mate {
-            n, exact: false, ..
+            n: Some(n),
+            exact: true,
+            ..
+        } => format!("#{sign}{n}"),
+        Claim::Mate {
+            n: Some(n),
+            exact: false,
+            ..
         } => format!("#{sign}≤{n}"),
         Claim::NoMate => "none".into(),
         Claim::Unknown(_) => "?".into(),
@@ -316,7 +331,12 @@ mod tests {
     };
 
     fn mate(n: u32, exact: bool, line: Vec<cozy_chess::Move>) -> Claim {
-        Claim::Mate { n, exact, line }
+        Claim::Mate {
+            n: Some(n),
+            exact,
+            line,
+            line_is_optimal: true,
+        }
     }
 
     #[test]

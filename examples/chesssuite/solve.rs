@@ -1,29 +1,35 @@
-//! proofnum's answer for one suite line: df-pn on `proofnum_games::chess` for the attacker,
-//! then the mate distance and the mating line.
+//! proofnum's answer for one suite line: the chess game's `solve_mate` ("mate in N", exact or
+//! an upper bound, and a mating line), and, for the benchmark, the time df-pn alone takes to
+//! prove that a mate exists.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use cozy_chess::Color;
 use proofnum::table::Table;
-use proofnum::{Dfpn, Game, Limits, Status};
+use proofnum::{Dfpn, Limits, Status};
+use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{self, Chess, MAX_MOVES};
 
-/// The deepest line df-pn may walk (plies).
+/// The deepest line df-pn may walk (plies) in the benchmark's proofs.
 pub const MAX_DEPTH: usize = 400;
 
 /// What proofnum claims about "can `attacker` force checkmate?".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Claim {
-    /// A mate, with its distance in attacker moves and the line to replay.
+    /// A proven mate.
     Mate {
-        /// The N of "mate in N".
-        n: u32,
+        /// The N of "mate in N" (None: the mate is proven, its distance was not bounded).
+        n: Option<u32>,
         /// Whether N is the exact distance (else a proven upper bound).
         exact: bool,
-        /// The mating line from the root, both sides' moves.
+        /// A mating line from the root, both sides' moves, ending in checkmate.
         line: Vec<cozy_chess::Move>,
+        /// Whether the line is a longest defence against a shortest mate (it then has N
+        /// attacker moves); else it is only some mating line of the proof.
+        line_is_optimal: bool,
     },
-    /// Disproven: the attacker cannot force mate (repetitions count as draws).
+    /// Disproven: the attacker cannot force mate (repetitions count as draws; in checks-only
+    /// mode: not by checks alone).
     NoMate,
     /// Stopped by a limit (the text says which).
     Unknown(String),
@@ -35,13 +41,21 @@ pub struct Solved {
     pub claim: Claim,
     /// MID calls of every search the answer needed.
     pub mid_calls: u64,
-    /// Wall time, table clearing excluded.
+    /// Wall time of everything (proof, distance, line).
     pub seconds: f64,
-    /// Wall time until the mate was proven or disproven (the distance and line not included).
-    pub prove_seconds: f64,
 }
 
-/// Memory for the solver, kept across lines.
+/// One proof alone, for the benchmark.
+pub struct Proved {
+    /// Proven, disproven or unknown.
+    pub status: Status,
+    /// Its MID calls.
+    pub mid_calls: u64,
+    /// Its wall time, the table's clearing excluded.
+    pub seconds: f64,
+}
+
+/// Memory for the benchmark's proofs, kept across lines, and the settings of both.
 pub struct Solver {
     table_memory: Vec<u8>,
     stack_memory: Vec<u8>,
@@ -59,14 +73,46 @@ impl Solver {
         }
     }
 
-    /// Solves "can `attacker` mate?" from `fen` within `cap_s` seconds (searches for the
-    /// distance included), on a cleared table.
+    fn game(&self, fen: &str, attacker: Color) -> Result<Chess, String> {
+        let game = Chess::from_fen(fen).map_err(|e| e.to_string())?;
+        Ok(if self.checks_only {
+            game.with_checks_only(chess::player(attacker))
+        } else {
+            game
+        })
+    }
+
+    /// "Can `attacker` mate from `fen`, and in how many moves?" within `cap_s` seconds for
+    /// everything (`solve_mate` on a table of the same size, exact N where the cap allows).
     pub fn solve(&mut self, fen: &str, attacker: Color, cap_s: f64) -> Result<Solved, String> {
-        let mut game = Chess::from_fen(fen).map_err(|e| e.to_string())?;
-        let attacker_player = chess::player(attacker);
-        if self.checks_only {
-            game = game.with_checks_only(attacker_player);
-        }
+        let mut game = self.game(fen, attacker)?;
+        let config = MateConfig {
+            table_bytes: self.table_memory.len(),
+            max_time: Some(Duration::from_secs_f64(cap_s)),
+            ..MateConfig::default()
+        };
+        let report = solve_mate(&mut game, chess::player(attacker), &config);
+        let claim = match report.status {
+            Status::Disproven => Claim::NoMate,
+            Status::Unknown(reason) => Claim::Unknown(reason.to_string()),
+            Status::Proven => Claim::Mate {
+                n: report.mate_in,
+                exact: report.exactness == Exactness::Exact,
+                line: report.line.iter().map(|m| m.to_cozy()).collect(),
+                line_is_optimal: report.line_is_optimal,
+            },
+        };
+        Ok(Solved {
+            claim,
+            mid_calls: report.stats.mid_calls,
+            seconds: report.elapsed.as_secs_f64(),
+        })
+    }
+
+    /// df-pn alone on "can `attacker` mate from `fen`?", within `cap_s` seconds, on this
+    /// solver's table (cleared before the clock starts).
+    pub fn prove(&mut self, fen: &str, attacker: Color, cap_s: f64) -> Result<Proved, String> {
+        let mut game = self.game(fen, attacker)?;
         let mut table = Table::new(&mut self.table_memory).map_err(|e| format!("{e:?}"))?;
         let mut dfpn = Dfpn::<Chess>::new(
             &mut self.stack_memory,
@@ -82,53 +128,11 @@ impl Solver {
             max_time_us: (cap_s * 1e6) as u64,
             ..Limits::none()
         };
-        let result = dfpn.solve(&mut game, attacker_player, &mut table, &mut limits);
-        let mid_calls = result.stats.mid_calls;
-        let prove_seconds = start.elapsed().as_secs_f64();
-        let claim = match result.status {
-            Status::Disproven => Claim::NoMate,
-            Status::Unknown(reason) => Claim::Unknown(format!("{reason:?}")),
-            Status::Proven => {
-                let mut line = vec![chess::Move(0); 2 * MAX_DEPTH];
-                let variation = dfpn.principal_variation(
-                    &mut game,
-                    attacker_player,
-                    &mut table,
-                    &mut line,
-                    &mut limits,
-                );
-                line.truncate(variation.len);
-                // A mate in one that the game's knowledge saw ends the line one move early:
-                // the game names the mating move.
-                for &mv in &line {
-                    game.play(mv);
-                }
-                if game.color_to_move() == attacker
-                    && let Some(mate) = game.mating_move()
-                {
-                    line.push(mate);
-                }
-                for &mv in line.iter().rev() {
-                    game.undo(mv);
-                }
-                let line: Vec<cozy_chess::Move> = line.iter().map(|m| m.to_cozy()).collect();
-                let n = line
-                    .iter()
-                    .enumerate()
-                    .filter(|&(ply, _)| (ply % 2 == 0) == (game.color_to_move() == attacker))
-                    .count() as u32;
-                Claim::Mate {
-                    n,
-                    exact: false,
-                    line,
-                }
-            }
-        };
-        Ok(Solved {
-            claim,
-            mid_calls,
+        let result = dfpn.solve(&mut game, chess::player(attacker), &mut table, &mut limits);
+        Ok(Proved {
+            status: result.status,
+            mid_calls: result.stats.mid_calls,
             seconds: start.elapsed().as_secs_f64(),
-            prove_seconds,
         })
     }
 }

@@ -1,8 +1,13 @@
 //! Replaying a mating line on cozy-chess's own board, independently of proofnum's chess game:
 //! every move must be legal where it is played, and the line must end in checkmate of the
 //! defender. UCI move strings (`e1g1` castles) are converted with `cozy_chess::util`.
+//!
+//! The rules are those of proofnum's chess game by default: the game ends at checkmate or
+//! stalemate; the fifty-move rule is off (cozy-chess's `status` would call a position drawn
+//! once the halfmove clock reaches 100, so it is not used). A mate longer than that is a mate
+//! Stockfish, which applies the rule, would not announce.
 
-use cozy_chess::{Board, Color, GameStatus, Move};
+use cozy_chess::{Board, Color, Move};
 
 /// A line that replayed to checkmate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,9 +21,14 @@ pub struct Mate {
     pub quiet: bool,
 }
 
+/// True when the side to move has no legal move.
+fn no_moves(board: &Board) -> bool {
+    !board.generate_moves(|_| true)
+}
+
 /// True when the side to move is checkmated.
 pub fn is_checkmate(board: &Board) -> bool {
-    board.status() == GameStatus::Won
+    no_moves(board) && !board.checkers().is_empty()
 }
 
 /// Plays `line` (UCI strings) from `board` and checks it ends in checkmate by `attacker`.
@@ -42,7 +52,7 @@ pub fn replay(board: &Board, moves: &[Move], attacker: Color) -> Result<Mate, St
     let mut position = board.clone();
     let (mut attacker_moves, mut quiet) = (0, false);
     for (ply, &mv) in moves.iter().enumerate() {
-        if position.status() != GameStatus::Ongoing {
+        if no_moves(&position) {
             return Err(format!("ply {}: the game is already over", ply + 1));
         }
         if !position.is_legal(mv) {
@@ -91,6 +101,10 @@ mod tests {
         assert!(replay_uci(&board, &uci(&["a1a8", "h8h7"]), Color::White).is_err());
         assert!(replay_uci(&board, &uci(&["a1b9"]), Color::White).is_err());
         assert!(replay_uci(&board, &uci(&["g6g7"]), Color::White).is_err()); // illegal
+        // The fifty-move rule is not applied: the mate comes with the clock at 100.
+        let board: Board = "7k/8/6K1/8/8/8/8/R7 b - - 99 80".parse().unwrap();
+        let mate = replay_uci(&board, &uci(&["h8g8", "a1a8"]), Color::White).unwrap();
+        assert_eq!(mate.attacker_moves, 1);
         // A quiet first move: Kb6 leaves Black only Kb8, then Rh8 mates (every mate in two
         // starts with a quiet move here: exhaustive search of all KRK positions with Ka8).
         let board: Board = "k7/8/8/K7/8/8/8/7R w - - 0 1".parse().unwrap();

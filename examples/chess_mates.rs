@@ -10,7 +10,8 @@
 //! cargo run --release --example chess_mates -- --checks-only   # the attacker may only give check
 //! ```
 //!
-//! Options: `--runs N` (default 3), `--cap SECONDS` (per position, default 10; a capped position
+//! Options: `--suite FILE` (another EPD suite: its `bm #N` lines with N from 2 to 8), `--runs N`
+//! (default 3), `--cap SECONDS` (per position, default 10; a capped position
 //! counts as unproved and its figures are still added), `--table-mib N` (default 64),
 //! `--verbose` (one line per position).
 
@@ -32,6 +33,7 @@ struct Options {
     distance: bool,
     checks_only: bool,
     verbose: bool,
+    suite: Option<String>,
 }
 
 /// One suite line: the position and the mate distance it is known to have.
@@ -41,19 +43,20 @@ struct Position {
     id: String,
 }
 
-fn suite() -> Vec<Position> {
-    SUITE
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|line| {
-            let (fen, ops) = line.split_once(" bm #").expect("bm #N");
-            let (n, rest) = ops.split_once(';').expect("bm #N;");
-            let id = rest.split('"').nth(1).unwrap_or("").to_string();
-            Position {
+/// The lines of an EPD suite with `bm #N`, N from 2 to 8 (the side to move mates).
+fn suite(text: &str) -> Vec<Position> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|line| {
+            let (fen, ops) = line.split_once(" bm #")?;
+            let (n, rest) = ops.split_once(';')?;
+            let mate_in: i32 = n.trim().parse().ok()?;
+            let id = rest.split("id \"").nth(1)?.split('"').next()?.to_string();
+            (2..=8).contains(&mate_in).then(|| Position {
                 fen: fen.to_string(),
-                mate_in: n.trim().parse().expect("N"),
+                mate_in: mate_in as u32,
                 id,
-            }
+            })
         })
         .collect()
 }
@@ -175,8 +178,13 @@ fn distances(positions: &[Position], options: &Options) {
         let n = report
             .mate_in
             .map_or_else(|| "?".to_string(), |n| n.to_string());
-        exact += usize::from(report.exactness == Exactness::Exact);
-        let how = report.exactness.to_string();
+        let proven = report.status == Status::Proven;
+        exact += usize::from(proven && report.exactness == Exactness::Exact);
+        let how = if proven {
+            report.exactness.to_string()
+        } else {
+            String::new()
+        };
         agree += usize::from(report.mate_in == Some(p.mate_in));
         println!(
             "{:<10} #{} found {:<12} {:>2} {:<28} proof MID calls {:>9}  all {:>10}  {:>7.3} s",
@@ -197,6 +205,12 @@ fn distances(positions: &[Position], options: &Options) {
     );
 }
 
+fn number(args: &mut impl Iterator<Item = String>, name: &str) -> f64 {
+    args.next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{name} needs a number"))
+}
+
 fn main() {
     let mut options = Options {
         runs: 3,
@@ -205,25 +219,26 @@ fn main() {
         distance: false,
         checks_only: false,
         verbose: false,
+        suite: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        let mut value = |name: &str| -> f64 {
-            args.next()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or_else(|| panic!("{name} needs a number"))
-        };
         match arg.as_str() {
-            "--runs" => options.runs = value("--runs") as usize,
-            "--cap" => options.cap = Duration::from_secs_f64(value("--cap")),
-            "--table-mib" => options.table_mib = value("--table-mib") as usize,
+            "--runs" => options.runs = number(&mut args, "--runs") as usize,
+            "--cap" => options.cap = Duration::from_secs_f64(number(&mut args, "--cap")),
+            "--table-mib" => options.table_mib = number(&mut args, "--table-mib") as usize,
             "--distance" => options.distance = true,
             "--checks-only" => options.checks_only = true,
             "--verbose" => options.verbose = true,
+            "--suite" => options.suite = args.next(),
             other => panic!("unknown option {other} (see the example's docs)"),
         }
     }
-    let positions = suite();
+    let text = match &options.suite {
+        Some(path) => std::fs::read_to_string(path).expect("a readable suite file"),
+        None => SUITE.to_string(),
+    };
+    let positions = suite(&text);
     if options.distance {
         distances(&positions, &options);
     } else {

@@ -114,3 +114,18 @@ fn bad_input_is_refused() {
     let run = proofnum(&["connect4", "44", "--checks-only"]);
     assert_eq!(run.code, 2);
 }
+
+#[test]
+fn fifty_move_rule_flag() {
+    // Mate in 7 (14 plies) with the halfmove clock at 90: drawn first under the rule.
+    let fen = "3Q4/5K2/8/8/8/8/8/4k3 b - - 90 1";
+    let run = proofnum(&["chess", fen, "--attacker", "white", "--fifty-move"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("fifty-move rule on"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("answer: no, White cannot force checkmate"),
+        "{}",
+        run.stdout
+    );
+}

@@ -138,3 +138,24 @@ fn perpetual_check_is_not_a_mate() {
     let (_, report) = solve(fen, false);
     assert_ne!(report.status, Status::Proven);
 }
+
+/// The fifty-move rule: Black to move in KQK is mated in 7 (14 plies, no capture or pawn move
+/// possible), which the retrograde analysis of `chess_endgames.rs` and Stockfish agree on. With
+/// the halfmove clock at 80 the mate comes before the clock reaches 100; at 90 the clock
+/// reaches 100 first and the game is drawn. Without the rule the clock does not matter.
+#[test]
+fn the_fifty_move_rule_draws_a_mate_that_comes_too_late() {
+    let solve_with = |clock: u32, fifty: bool| {
+        let fen = format!("3Q4/5K2/8/8/8/8/8/4k3 b - - {clock} 1");
+        let mut chess = Chess::from_fen(&fen).unwrap().with_fifty_move_rule(fifty);
+        solve_mate(&mut chess, Player::First, &config())
+    };
+    let early = solve_with(80, true);
+    assert_eq!(early.status, Status::Proven);
+    assert_eq!(early.mate_in, Some(7));
+    assert_eq!(early.exactness, Exactness::Exact);
+    assert_eq!(solve_with(90, true).status, Status::Disproven);
+    let off = solve_with(90, false);
+    assert_eq!(off.status, Status::Proven);
+    assert_eq!(off.mate_in, Some(7));
+}

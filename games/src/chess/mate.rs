@@ -4,10 +4,10 @@
 //! # The proof
 //! [`solve_mate`] first proves (or disproves) the mate with df-pn on [`Chess`], where
 //! repetitions are draws. Its principal variation ([`proofnum::Dfpn::principal_variation`]) is
-//! a mating line, but its length is no bound on the distance to mate: the proof may not hold
-//! the shortest mate, and in chess the line's defence is not always the longest one (a KQK
-//! position whose true distance is 7 gave a line of 5: `tests/chess_endgames.rs`). So the
-//! line only proposes a first guess.
+//! a mating line, but its length says little about the distance to mate: the proof may not
+//! hold the shortest mate (on KQK `3Q4/5K2/8/8/8/8/8/4k3 b`, distance 7, the line takes 30
+//! moves), and a line's defence need not be the longest (a bounded game's line once gave 5
+//! there). So the line only proposes a first guess; N comes from proofs and disproofs.
 //!
 //! # Mate within k
 //! [`MateWithin`] is chess where the attacker has at most `k` moves left: the budget is part of

@@ -13,7 +13,8 @@
 //! Options: `--suite FILE` (another EPD suite: its `bm #N` lines with N from 2 to 8), `--runs N`
 //! (default 3), `--cap SECONDS` (per position, default 10; a capped position
 //! counts as unproved and its figures are still added), `--table-mib N` (default 64),
-//! `--verbose` (one line per position).
+//! `--verbose` (one line per position), `--default-only` (only the default knowledge),
+//! `--attacker-mates-only` (mate-in-one detection where the attacker is to move only).
 
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,10 @@ struct Options {
     checks_only: bool,
     verbose: bool,
     suite: Option<String>,
+    /// Mate-in-one detection for the attacker only (`Chess::set_mate_in_one_for`).
+    attacker_mates_only: bool,
+    /// Only the default knowledge, not each rule off in turn.
+    default_only: bool,
 }
 
 /// One suite line: the position and the mate distance it is known to have.
@@ -83,6 +88,9 @@ fn prove_all(positions: &[Position], knowledge: Knowledge, options: &Options) ->
         if options.checks_only {
             chess = chess.with_checks_only(attacker);
         }
+        if options.attacker_mates_only {
+            chess.set_mate_in_one_for(Some(attacker));
+        }
         let start = Instant::now();
         let mut clock = || start.elapsed().as_micros() as u64;
         let mut limits = Limits {
@@ -118,13 +126,15 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 fn ablation(positions: &[Position], options: &Options) {
     let mut settings = vec![("all".to_string(), Knowledge::ALL)];
-    for (name, rule) in Knowledge::EACH {
-        settings.push((format!("all but {name}"), Knowledge::ALL.without(rule)));
+    for (name, rule) in Knowledge::EACH.iter().filter(|_| !options.default_only) {
+        settings.push((format!("all but {name}"), Knowledge::ALL.without(*rule)));
     }
-    for (name, rule) in Knowledge::EACH {
-        settings.push((format!("only {name}"), rule));
+    if !options.default_only {
+        for (name, rule) in Knowledge::EACH {
+            settings.push((format!("only {name}"), rule));
+        }
+        settings.push(("none".to_string(), Knowledge::NONE));
     }
-    settings.push(("none".to_string(), Knowledge::NONE));
     println!(
         "{} positions, cap {:.0} s each, table {} MiB, {} run(s){}",
         positions.len(),
@@ -220,6 +230,8 @@ fn main() {
         checks_only: false,
         verbose: false,
         suite: None,
+        attacker_mates_only: false,
+        default_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -230,6 +242,8 @@ fn main() {
             "--distance" => options.distance = true,
             "--checks-only" => options.checks_only = true,
             "--verbose" => options.verbose = true,
+            "--attacker-mates-only" => options.attacker_mates_only = true,
+            "--default-only" => options.default_only = true,
             "--suite" => options.suite = args.next(),
             other => panic!("unknown option {other} (see the example's docs)"),
         }

@@ -146,7 +146,13 @@ fn has_mate_in_one_counted(chess: &Chess) -> bool {
 /// not drawn by the fifty-move rule.
 pub(super) fn outcome(chess: &Chess) -> Outcome {
     let board = chess.board();
-    let knowledge = chess.knowledge;
+    let mut knowledge = chess.knowledge;
+    if chess
+        .mate_in_one_for
+        .is_some_and(|side| side != super::player(board.side_to_move()))
+    {
+        knowledge = knowledge.without(Knowledge::MATE_IN_ONE);
+    }
     if knowledge.contains(Knowledge::CANNOT_WIN) {
         let us = board.side_to_move();
         match (cannot_mate(board, us), cannot_mate(board, !us)) {

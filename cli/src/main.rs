@@ -15,7 +15,9 @@
 //!
 //! Exit codes: 0 answered, 1 stopped by a limit (the answer is unknown), 2 bad input (unknown
 //! game or option, a position that cannot be read or contains an illegal move), 3 `--verify`
-//! refuted the answer (a bug: please report it). `--help` says the rest.
+//! refuted the answer (a bug: please report it), 141 standard output closed before the report
+//! was written (`proofnum ... | head`: the run ends there quietly, as a Unix tool that SIGPIPE
+//! ends). `--help` says the rest.
 
 use std::process::ExitCode;
 
@@ -33,7 +35,8 @@ when it loses, the defence that resists longest; in a draw, the move that keeps 
 from winning, and the line is a drawn one. The line always starts with the best move. The
 principal variation and --verify use df-pn over the table whichever engine solved.
 
-Exit codes: 0 answered, 1 stopped by a limit, 2 bad input, 3 --verify refuted the answer.";
+Exit codes: 0 answered, 1 stopped by a limit, 2 bad input, 3 --verify refuted the answer;
+141 standard output closed early (| head): the run ends quietly, as other Unix tools do.";
 
 /// Solve a position of a bundled game by proof-number search.
 ///

@@ -9,6 +9,7 @@ use proofnum::{
 };
 
 use crate::games::Bundled;
+use crate::outln;
 use crate::progress::{self, ProgressLine};
 use crate::report::count;
 use crate::solve::{Answer, Found, Options, Question};
@@ -58,7 +59,7 @@ pub fn solve<'t, G: Bundled>(
         }
     };
     line.finish();
-    println!(
+    outln!(
         "parallel: {} threads, {} jobs, root tree peak {} nodes, workers idle {:.1}%, tree locked {:.2}% of the time ({:.3} s since start)",
         s.threads,
         count(s.jobs),

@@ -6,7 +6,7 @@
 //! a readable history. Progress only ever goes to standard error: standard output holds the
 //! report alone, for whoever parses it.
 
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use proofnum::{ParallelProgress, Progress};
@@ -68,7 +68,11 @@ impl ProgressLine {
             Sink::Terminal(bar) => bar
                 .get_or_insert_with(spinner)
                 .set_message(text().trim_start().to_string()),
-            Sink::Log => eprintln!("{}", text()),
+            // A closed standard error (`2>&1 | head`) must not end the search: the report's
+            // next line ends the process quietly (crate::output).
+            Sink::Log => {
+                let _ = writeln!(io::stderr(), "{}", text());
+            }
         }
     }
 

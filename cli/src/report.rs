@@ -25,6 +25,7 @@ use proofnum::table::Table;
 use proofnum::{Dfpn, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
 use crate::games::Bundled;
+use crate::outln;
 use crate::solve::{Answer, Found, Question};
 
 /// Exit code when a limit stopped the search (or the proof check) before it could answer.
@@ -61,21 +62,21 @@ impl Work {
 /// Prints the title line (game and side to move), the board and, when it is not simply the
 /// moves typed, the position in the game's notation.
 pub fn position<G: Bundled>(game: &G) {
-    println!(
+    outln!(
         "{}, {} to move:\n{}",
         G::title(),
         G::side_label(game.side_to_move()),
         game.diagram()
     );
     if let Some(notation) = game.notation() {
-        println!("position: {notation}");
+        outln!("position: {notation}");
     }
 }
 
 /// Prints the search's figures: work, positions, time and speed, then the table's size, fill
 /// and traffic. `elapsed_s` is the wall time of the whole search.
 pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
-    println!(
+    outln!(
         "{}: {}   positions: {}   time: {:.3} s   positions/s: {}",
         work.name(),
         count(stats.mid_calls),
@@ -84,7 +85,7 @@ pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
         count((stats.nodes as f64 / elapsed_s.max(1e-9)) as u64)
     );
     let t = stats.table;
-    println!(
+    outln!(
         "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
         count(table.capacity() as u64),
         table.fill_per_mille(),
@@ -165,14 +166,14 @@ pub fn answer_with_line<G: Bundled>(
     let mover = game.side_to_move();
     let (me, them) = (G::name(mover), G::name(mover.opponent()));
     if let Question::CanWin(attacker) = question {
-        println!("question: can {} force a win?", G::name(attacker));
+        outln!("question: can {} force a win?", G::name(attacker));
     }
     let answer = match found.answer {
         Ok(answer) => answer,
         Err(reason) => {
             match question {
-                Question::Value => println!("value: unknown ({reason})"),
-                Question::CanWin(_) => println!("answer: unknown ({reason})"),
+                Question::Value => outln!("value: unknown ({reason})"),
+                Question::CanWin(_) => outln!("answer: unknown ({reason})"),
             }
             return ExitCode::from(EXIT_UNKNOWN);
         }
@@ -186,7 +187,7 @@ pub fn answer_with_line<G: Bundled>(
                 Value::Loss => format!("win for {them}"),
                 Value::Draw => "draw".to_string(),
             };
-            println!("value: {value:?} for the side to move ({who})");
+            outln!("value: {value:?} for the side to move ({who})");
             match value {
                 // The winner's line needs no gloss (and the README's first example shows it).
                 Value::Win => {
@@ -235,7 +236,7 @@ pub fn answer_with_line<G: Bundled>(
             let claim = Claim { attacker, status };
             let attacker_moves = attacker == mover;
             let (best_is, line_is) = if status == Status::Proven {
-                println!("answer: proven: {a} can force a win");
+                outln!("answer: proven: {a} can force a win");
                 let best_is = match (attacker_moves, by_distance) {
                     (true, true) => "wins: the shortest win in the proof found".to_string(),
                     (true, false) => "wins".to_string(),
@@ -247,7 +248,7 @@ pub fn answer_with_line<G: Bundled>(
                 );
                 (best_is, line_is)
             } else {
-                println!("answer: disproven: {a} cannot force a win ({d} wins, or it is a draw)");
+                outln!("answer: disproven: {a} cannot force a win ({d} wins, or it is a draw)");
                 let best_is = match (attacker_moves, by_distance) {
                     (true, true) => format!(
                         "{a} cannot force a win whatever it plays: the try whose refutation is \
@@ -270,29 +271,29 @@ pub fn answer_with_line<G: Bundled>(
     };
 
     match found.best_move {
-        Some(mv) if best_is.is_empty() => println!("best move: {}", G::show_move(mv)),
-        Some(mv) => println!("best move: {} ({best_is})", G::show_move(mv)),
-        None => println!(
+        Some(mv) if best_is.is_empty() => outln!("best move: {}", G::show_move(mv)),
+        Some(mv) => outln!("best move: {} ({best_is})", G::show_move(mv)),
+        None => outln!(
             "best move: none (the game scores this position without a search: it is over, or \
              its rules see the result at once)"
         ),
     }
     if found.best_move.is_some() && !by_distance {
-        println!("  ({PARALLEL_CHOICE})");
+        outln!("  ({PARALLEL_CHOICE})");
     }
     if walk_line {
         let (moves, cut) = principal_line(dfpn, game, table, found.best_move, &line);
         let shown: Vec<String> = moves.iter().map(|&m| G::show_move(m)).collect();
         if shown.is_empty() {
-            println!("principal variation: none");
+            outln!("principal variation: none");
         } else {
-            println!("principal variation: {}", shown.join(" "));
+            outln!("principal variation: {}", shown.join(" "));
         }
         if !line_is.is_empty() && !moves.is_empty() {
-            println!("  ({line_is})");
+            outln!("  ({line_is})");
         }
         if let Some(reason) = cut {
-            println!("  (the line stops early: {reason})");
+            outln!("  (the line stops early: {reason})");
         }
     }
 
@@ -314,7 +315,7 @@ pub fn answer_with_line<G: Bundled>(
                 &mut memo,
                 &mut Limits::default(),
             );
-            println!(
+            outln!(
                 "proof check{label}: {:?} ({} positions walked, {} searched again, {:.2} s)",
                 check.verdict,
                 count(check.stats.nodes),

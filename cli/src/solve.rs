@@ -10,7 +10,7 @@
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use proofnum::table::Table;
@@ -20,6 +20,7 @@ use proofnum::{
 };
 
 use crate::games::{Bundled, WithGame};
+use crate::outln;
 use crate::progress::{self, ProgressLine};
 use crate::report::{self, count};
 
@@ -131,13 +132,40 @@ fn parse_epsilon(s: &str) -> Result<Epsilon, String> {
     Ok(Epsilon::new((x * 1000.0).round() as u32, 1000).expect("non-zero denominator"))
 }
 
-/// A time limit: a number of seconds, not negative.
+/// A time limit: a number of seconds, not negative, that a `Duration` holds (infinity and
+/// 1e300 would panic the time limits' `Duration::from_secs_f64`; leave `--seconds` out for no
+/// limit).
 fn parse_seconds(s: &str) -> Result<f64, String> {
     let seconds: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
     if seconds.is_nan() || seconds < 0.0 {
         return Err("seconds must not be negative".into());
     }
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| "too many seconds (leave --seconds out for no limit)".to_string())?;
     Ok(seconds)
+}
+
+/// `mib` MiB in bytes, for the option `flag`.
+pub fn mib_to_bytes(flag: &str, mib: usize) -> Result<usize, String> {
+    mib.checked_mul(1 << 20)
+        .ok_or_else(|| format!("{flag} {mib}: more memory than this machine can address"))
+}
+
+/// A zeroed buffer of `bytes` for the option `flag`: a size the allocator refuses is bad input
+/// (exit code 2 with a message), not an abort. The allocator is asked first without touching
+/// the memory, then `vec!` takes zeroed pages the system hands out lazily (a large table costs
+/// only what the search touches).
+pub fn zeroed_buffer(flag: &str, bytes: usize) -> Result<Vec<u8>, String> {
+    check_allocatable(flag, bytes)?;
+    Ok(vec![0u8; bytes])
+}
+
+/// Whether the allocator can give `bytes` now, for the option `flag`, whose memory is
+/// allocated elsewhere (the chess mate search's table).
+pub fn check_allocatable(flag: &str, bytes: usize) -> Result<(), String> {
+    Vec::<u8>::new()
+        .try_reserve_exact(bytes)
+        .map_err(|_| format!("{flag}: cannot allocate {} bytes", count(bytes as u64)))
 }
 
 /// What the command line asks.
@@ -217,14 +245,10 @@ impl WithGame for Solve<'_> {
 fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let mut game = G::parse(position).map_err(|e| format!("{} position: {e}", G::title()))?;
     let question = Question::asked::<G>(o)?;
-    report::position(&game);
 
     // All of the solver's memory, given up front.
-    let table_bytes = o
-        .table_mib
-        .checked_mul(1 << 20)
-        .ok_or("--table-mib is too large")?;
-    let mut table_memory = vec![0u8; table_bytes];
+    let table_bytes = mib_to_bytes("--table-mib", o.table_mib)?;
+    let mut table_memory = zeroed_buffer("--table-mib", table_bytes)?;
     let mut table = Table::new(&mut table_memory).map_err(|e| format!("--table-mib: {e}"))?;
     let stack_bytes = Dfpn::<G>::stack_bytes(G::MAX_DEPTH, G::MAX_MOVES);
     let mut stack_memory = vec![0u8; stack_bytes];
@@ -242,11 +266,9 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let arena_bytes = if o.engine == Engine::Dfpn {
         0
     } else {
-        o.arena_mib
-            .checked_mul(1 << 20)
-            .ok_or("--arena-mib is too large")?
+        mib_to_bytes("--arena-mib", o.arena_mib)?
     };
-    let mut arena_memory = vec![0u8; arena_bytes];
+    let mut arena_memory = zeroed_buffer("--arena-mib", arena_bytes)?;
     let mut pns = match o.engine {
         Engine::Dfpn => None,
         Engine::Pns | Engine::Pn2 => Some(
@@ -254,6 +276,8 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
                 .map_err(|e| format!("--arena-mib: {e}"))?,
         ),
     };
+    // Printed once the input is known to be good: bad input prints nothing on stdout.
+    report::position(&game);
     let work = if o.engine == Engine::Dfpn {
         report::Work::MidCalls
     } else {
@@ -316,26 +340,26 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     );
     report::figures(work, &found.stats, elapsed, &table);
     match &pns {
-        None if o.threads.is_some() => println!(
+        None if o.threads.is_some() => outln!(
             "memory: table {} bytes; the parallel solver also allocates a df-pn stack per worker \
              and its root tree",
             count(table_bytes as u64)
         ),
-        None => println!(
+        None => outln!(
             "memory: table {} bytes + stack {} bytes (all the solver uses)",
             count(table_bytes as u64),
             count(stack_bytes as u64)
         ),
         Some(pns) => {
             let a = pns.arena_stats();
-            println!(
+            outln!(
                 "arena: {} nodes of {} bytes, peak {} (last search), {} compactions",
                 count(a.capacity as u64),
                 Pns::<G>::bytes_per_node(),
                 count(a.peak_nodes as u64),
                 a.compactions
             );
-            println!(
+            outln!(
                 "memory: table {} bytes + arena {} bytes + df-pn stack {} bytes for the line and check",
                 count(table_bytes as u64),
                 count(arena_bytes as u64),

@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use proofnum::{Game, Value};
 use proofnum_games::atarigo::{AtariGo, AtariGo6};
@@ -540,6 +540,37 @@ fn bad_input_is_refused_with_exit_code_2() {
         (vec!["atarigo", "X;a/b/c/d/e/f/g/h"], "2x2 to 7x7"),
         (vec!["atarigo", "X;..../.XO./.OX./...;a1"], "row 4"),
         (vec!["tictactoe", "", "--attacker", "Z"], "--attacker"),
+        // Sizes and times beyond what the machine or a Duration holds: messages, not panics
+        // or aborts (2^43 MiB is 2^63 bytes, more than any allocation may ask).
+        (
+            vec!["tictactoe", "", "--seconds", "inf"],
+            "too many seconds",
+        ),
+        (vec!["chess", "", "--seconds", "1e300"], "too many seconds"),
+        (
+            vec!["tictactoe", "", "--table-mib", "8796093022208"],
+            "--table-mib: cannot allocate",
+        ),
+        (
+            vec!["tictactoe", "", "--table-mib", "17592186044416"],
+            "more memory than this machine can address",
+        ),
+        (
+            vec![
+                "tictactoe",
+                "",
+                "--engine",
+                "pns",
+                "--arena-mib",
+                "8796093022208",
+            ],
+            "--arena-mib: cannot allocate",
+        ),
+        (vec!["chess", "", "--table-mib", "0"], "at least 1 MiB"),
+        (
+            vec!["chess", "", "--table-mib", "8796093022208"],
+            "--table-mib: cannot allocate",
+        ),
     ] {
         let r = solve(&args);
         assert_eq!(r.code, 2, "{args:?}:\n{}\n{}", r.stdout, r.stderr);
@@ -617,4 +648,31 @@ fn progress_goes_to_standard_error_only() {
     ]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.is_empty(), "{:?}", r.stderr);
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    // `proofnum ... | head -1`: the reader has gone before the report. The run must end at the
+    // next write as Unix tools do (status 141, 128 + SIGPIPE, as a shell reports a process
+    // SIGPIPE ended), without a panic message. The search takes a second, so the pipe is
+    // closed long before the report's lines.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_proofnum"))
+        .args([
+            "connect4",
+            "",
+            "--quiet",
+            "--table-mib",
+            TABLE_MIB,
+            "--seconds",
+            "1",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the proofnum binary runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("the run ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
 }

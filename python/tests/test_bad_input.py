@@ -4,6 +4,7 @@ exception, never an answer, and the solver keeps working afterwards."""
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 from typing import Any, Dict
@@ -175,6 +176,9 @@ def test_too_many_moves_names_the_count_and_the_setting() -> None:
     ({"epsilon": 0.25}, TypeError, "epsilon must be a Fraction or a \\(numerator, "),
     ({"table_bytes": 2**64 - 1}, InvalidConfiguration, "does not fit in the address space"),
     ({"engine": 7}, ValueError, "engine must be an Engine"),
+    ({"engine": 1.0}, ValueError, "engine must be an Engine"),
+    # Fits the address space, but no allocator gives 4 EiB: a message, not a bare MemoryError.
+    ({"table_bytes": 2**62}, MemoryError, "cannot allocate the .* bytes these settings need"),
     ({"verify_memo_entries": -5}, ValueError, "verify_memo_entries must be from 0"),
     # Checked by the library: PNS records a position's move count in 15 bits.
     ({"engine": Engine.PNS, "max_moves": 40000}, InvalidConfiguration,
@@ -185,10 +189,22 @@ def test_settings_out_of_range(settings: Dict[str, Any], kind: type, message: st
         Solver(**settings)
 
 
-@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, True])
+@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, True, 1.0])
 def test_attacker_must_be_a_side(attacker: Any) -> None:
     with pytest.raises(ValueError, match="attacker must be Side.FIRST or Side.SECOND"):
         Solver().solve(Nim(5), attacker)
+
+
+@pytest.mark.parametrize("proven", ["yes", None, 1])
+def test_a_claim_to_verify_is_a_bool(proven: Any) -> None:
+    with pytest.raises(TypeError, match="proven must be True"):
+        Solver().verify(Nim(5), Side.FIRST, proven)
+
+
+@pytest.mark.parametrize("max_time", [math.inf, 1e30])
+def test_a_time_limit_past_what_the_library_counts_is_no_limit(max_time: float) -> None:
+    result = Solver().solve_value(Nim(21), max_time=max_time)
+    assert (result.value, result.best_move) == (Outcome.WIN, 1)
 
 
 @pytest.mark.parametrize("limits,kind,message", [

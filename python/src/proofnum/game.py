@@ -47,7 +47,8 @@ class Game(Protocol):
       on the current line scores. `Repetition.DRAW` when absent, right for every game;
       `Repetition.ACYCLIC` is much faster for a game whose positions never repeat.
     - `estimate() -> Optional[Tuple[int, int]]`: (φ, δ), how hard the side to move's win is
-      to prove and to disprove (1 to 2**32 - 2, df-pn+ style), or None for (1, 1).
+      to prove and to disprove (df-pn+ style: ints from 0 to 2**32 - 1, which the search
+      clamps into 1 to 2**32 - 2), or None for (1, 1).
     - `repetition_value() -> Outcome`: required with `Repetition.BY_POSITION`, the value
       (`WIN`, `LOSS` or `DRAW`, for the side to move) of the position, which repeats one on
       the current line.
@@ -252,7 +253,7 @@ class CallbackTable:
                         except (TypeError, ValueError):
                             raise ValueError(
                                 f"{name}.estimate() returned {numbers!r}; expected None or "
-                                "(phi, delta), ints from 1 to 2**32 - 2") from None
+                                "(phi, delta), ints from 0 to 2**32 - 1") from None
                         out_phi[0], out_delta[0] = phi, delta
                     else:
                         out_phi[0], out_delta[0] = 1, 1

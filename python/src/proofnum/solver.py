@@ -40,7 +40,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def _side(name: str, value: Any) -> Side:
-    if isinstance(value, bool) or value not in (0, 1):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
         raise ValueError(f"{name} must be Side.FIRST or Side.SECOND; got {value!r}")
     return Side(value)
 
@@ -83,7 +83,7 @@ class Solver:
         config.epsilon_numerator = _check_int("epsilon's numerator", numerator, 0, 2**32 - 1)
         config.epsilon_denominator = _check_int("epsilon's denominator", denominator, 1,
                                                 2**32 - 1)
-        if isinstance(engine, bool) or engine not in (0, 1, 2):
+        if not isinstance(engine, int) or isinstance(engine, bool) or engine not in (0, 1, 2):
             raise ValueError(f"engine must be an Engine (DFPN, PNS or PN2); got {engine!r}")
         config.engine = engine
         config.arena_nodes = _check_int("arena_nodes", arena_nodes, 0, size_max)
@@ -104,7 +104,12 @@ class Solver:
                 "the memory these settings need does not fit in the address space"))
         # Over-allocate by the alignment and start at the first aligned address; ctypes
         # zero-fills the array, so the library never reads memory nobody wrote.
-        self._memory = (C.c_uint8 * (needed.value + align.value))()
+        try:
+            self._memory = (C.c_uint8 * (needed.value + align.value))()
+        except (MemoryError, OverflowError):
+            raise MemoryError(
+                f"Solver(): cannot allocate the {needed.value} bytes these settings need "
+                f"(table_bytes={table_bytes}): make a smaller table") from None
         start = C.addressof(self._memory) + (-C.addressof(self._memory) % align.value)
         handle = C.c_void_p()
         status = lib.pn_solver_init(start, needed.value, C.byref(config), C.byref(handle))
@@ -158,6 +163,9 @@ class Solver:
         does not (`proven=False`), walking the whole proof down to positions the game itself
         scores. `holds` is False when the claim is refuted. Errors as for `solve`."""
         side = _side("attacker", attacker)
+        if not isinstance(proven, bool):
+            raise TypeError(f"proven must be True (attacker wins) or False (it does not); "
+                            f"got {proven!r}")
         claim = _PROVEN if proven else _DISPROVEN
         result = self._search("Solver.verify", game, max_nodes, max_time, progress,
                               lambda table, limits, out: self._lib.pn_verify(
@@ -292,6 +300,14 @@ class Solver:
         raise kind(message, status)
 
 
+def _time_limit_us(max_time: Optional[float]) -> int:
+    """`max_time` seconds as the C limits' microseconds: None and times past what 64 bits of
+    microseconds hold (math.inf included: 584,000 years) are no limit."""
+    if max_time is None or max_time * 1_000_000 >= _abi.UNLIMITED:
+        return _abi.UNLIMITED
+    return int(max_time * 1_000_000)
+
+
 class _Limits:
     """A call's pn_limits: the node and time limits and the progress callback, the clock that
     measures the call's time (time.monotonic), and a stop when a game callback fails."""
@@ -338,5 +354,5 @@ class _Limits:
         self.struct = _abi.Limits(
             struct_size=C.sizeof(_abi.Limits),
             max_nodes=_abi.UNLIMITED if max_nodes is None else max_nodes,
-            max_time_us=_abi.UNLIMITED if max_time is None else int(max_time * 1_000_000),
+            max_time_us=_time_limit_us(max_time),
             **thunks)

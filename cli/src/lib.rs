@@ -16,6 +16,8 @@
 //! The binary, `proofnum` (`cargo install --path cli`), is `src/main.rs`: it parses the
 //! arguments and hands them to [`solve::Solve`].
 
+#![deny(missing_docs)]
+
 pub mod chess;
 pub mod games;
 pub mod output;

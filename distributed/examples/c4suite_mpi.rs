@@ -11,7 +11,7 @@
 //!
 //! Options after the file: `--table-mib N` per rank (default 16), `--job-work N` (default
 //! 1000: small jobs, so that these small positions grow root trees), `--split-work N` (default
-//! 2000), `--share-solved N` (default 0).
+//! 2000), `--share-solved N` (default 0), `--jobs-ahead N` (default 0).
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,7 @@ fn main() {
         coordinator_threads: 0,
         solved_per_job: 0,
         rank_timeout: Duration::from_secs(120),
+        jobs_ahead: 0,
     };
     while let Some(option) = args.next() {
         let value: u64 = args
@@ -47,6 +48,7 @@ fn main() {
             "--job-work" => settings.parallel.job_work = value,
             "--split-work" => settings.parallel.split_work = value,
             "--share-solved" => settings.solved_per_job = value as usize,
+            "--jobs-ahead" => settings.jobs_ahead = value as usize,
             _ => usage(),
         }
     }
@@ -116,7 +118,7 @@ fn main() {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: c4suite_mpi FILE [--table-mib N] [--job-work N] [--split-work N] [--share-solved N]"
+        "usage: c4suite_mpi FILE [--table-mib N] [--job-work N] [--split-work N] [--share-solved N] [--jobs-ahead N]"
     );
     std::process::exit(2)
 }

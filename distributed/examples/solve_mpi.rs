@@ -69,8 +69,11 @@ struct MpiOptions {
     /// --threads or one per core]
     #[arg(long, value_name = "N")]
     coordinator_threads: Option<usize>,
-    /// Solved positions each job reports, passed on to the other ranks' tables (0: none)
+    /// Jobs queued behind each slot's running one, so it never waits for the coordinator
     #[arg(long, value_name = "N", default_value_t = 0)]
+    jobs_ahead: usize,
+    /// Solved positions each job reports, passed on to other ranks' tables (0: none)
+    #[arg(long, value_name = "N", default_value_t = Settings::default().solved_per_job)]
     share_solved: usize,
     /// Write checkpoints of the root tree and rank 0's table to FILE
     #[arg(long, value_name = "FILE")]
@@ -248,6 +251,7 @@ impl Run<'_> {
             coordinator_threads,
             solved_per_job: m.share_solved,
             rank_timeout: Duration::from_secs_f64(m.rank_timeout),
+            jobs_ahead: m.jobs_ahead,
         };
         let label = format!("{} {}", self.cli.game, self.cli.position);
         let fail = |e: &dyn std::fmt::Display| -> ! {

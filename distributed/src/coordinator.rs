@@ -29,11 +29,17 @@ use crate::pool::{Pool, PoolSettings, stop_flags};
 use crate::wire::{JobDone, JobOrder, Message, RankFigures, SolvedEntry, Start};
 use crate::{COORDINATOR, Error};
 
-/// Solved positions waiting for one rank are capped here (the oldest go first): a rank that
-/// takes few jobs does not make the coordinator hoard them.
+/// Solved positions waiting for one rank are capped here (the oldest are dropped): a rank
+/// that takes few jobs does not make the coordinator hoard them.
 const OUTBOX_CAP: usize = 4096;
-/// Most solved positions sent with one job, keeping job messages small.
-const FORWARD_PER_JOB: usize = 256;
+/// The most ranks one job's solved positions are passed on to.
+const SHARE_FANOUT: usize = 8;
+/// The bytes a job message may take with the solved positions it carries (24 bytes each):
+/// MPI sends a message this small without waiting for the worker to take it (Open MPI's
+/// shared-memory transport up to 256 bytes with its header; larger sends complete only when
+/// the worker's next MPI call takes them, up to a millisecond later while it runs a job, and
+/// the coordinator would wait that long). Positions that do not fit wait for the next job.
+const JOB_MESSAGE_BYTES: usize = 224;
 /// The longest the coordinator waits for its own slots before looking for messages.
 const LOCAL_POLL: Duration = Duration::from_micros(200);
 /// The longest one wait for messages lasts, so timers and signals are seen.
@@ -51,11 +57,17 @@ pub struct Settings {
     /// Job threads on the coordinator itself, over its own table (with one rank, the only
     /// ones).
     pub coordinator_threads: usize,
-    /// Solved positions each job reports, which the coordinator stores and passes on to the
-    /// other ranks with their next jobs; 0 shares nothing.
+    /// Solved positions each job reports (its largest), which the coordinator stores and
+    /// passes on to up to eight other ranks with their next jobs; 0 shares nothing. On three
+    /// job ranks it saved 8 to 16% of the MID calls on Connect Four (`docs/scale-out.md`).
     pub solved_per_job: usize,
     /// A rank with jobs that sends nothing for this long is given up.
     pub rank_timeout: Duration,
+    /// Jobs each slot gets queued behind the one it runs, so that it starts the next at once
+    /// instead of waiting for the round trip to the coordinator (0: one job at a time, as
+    /// the threaded solver). A queued job is chosen while the one before still runs, as one
+    /// more slot would choose it.
+    pub jobs_ahead: usize,
 }
 
 impl Default for Settings {
@@ -64,8 +76,9 @@ impl Default for Settings {
             parallel: ParallelConfig::default(),
             table_bytes: 64 << 20,
             coordinator_threads: 0,
-            solved_per_job: 0,
+            solved_per_job: 16,
             rank_timeout: Duration::from_secs(120),
+            jobs_ahead: 0,
         }
     }
 }
@@ -160,6 +173,17 @@ pub struct DistributedStats {
     pub checkpoints: (u64, u64),
     /// MID calls of the runs a resumed solve continues (0 for a fresh one).
     pub resumed_mid_calls: u64,
+    /// How long the jobs ran: entry `i` counts the jobs of 2^i to 2^(i+1) microseconds (the
+    /// first also those under one). `docs/scale-out.md` sizes clusters from it.
+    pub job_micros_log2: [u64; 32],
+}
+
+impl DistributedStats {
+    /// Counts a job that ran `busy_ns` nanoseconds.
+    fn record_job(&mut self, busy_ns: u64) {
+        let micros = (busy_ns / 1000).max(1);
+        self.job_micros_log2[(micros.ilog2() as usize).min(31)] += 1;
+    }
 }
 
 impl DistributedStats {
@@ -201,6 +225,9 @@ impl DistributedStats {
         self.checkpoints.0 += o.checkpoints.0;
         self.checkpoints.1 += o.checkpoints.1;
         self.resumed_mid_calls += o.resumed_mid_calls;
+        for (a, b) in self.job_micros_log2.iter_mut().zip(&o.job_micros_log2) {
+            *a += b;
+        }
     }
 }
 
@@ -250,8 +277,8 @@ type Slot = (usize, u64);
 /// Everything one search's loop keeps.
 struct Run<'r, 'p, M> {
     scheduler: Scheduler<'p, M>,
-    /// The running job of every slot, by rank.
-    running: Vec<Vec<Option<(Ticket, Instant)>>>,
+    /// The jobs every slot has, by rank: the one it runs and those queued behind it.
+    running: Vec<Vec<VecDeque<Ticket>>>,
     idle: VecDeque<Slot>,
     last_heard: Vec<Instant>,
     outbox: Vec<VecDeque<SolvedEntry>>,
@@ -563,6 +590,8 @@ impl<'l, L: Link> Coordinator<'l, L> {
             started: now,
             last_checkpoint: now,
         };
+        let job_tables = (1..size).filter(|&r| !self.lost[r]).count()
+            + (self.settings.coordinator_threads > 0) as usize;
         let start = Start {
             epoch,
             new_root,
@@ -573,7 +602,12 @@ impl<'l, L: Link> Coordinator<'l, L> {
             max_moves: config.max_moves as u64,
             table_bytes: self.settings.table_bytes as u64,
             threads: config.threads as u64,
-            solved_per_job: self.settings.solved_per_job as u64,
+            // Sharing needs two tables that run jobs: with one, reports only cost bytes.
+            solved_per_job: if job_tables >= 2 {
+                self.settings.solved_per_job as u64
+            } else {
+                0
+            },
             resume: match (&self.resuming, resume) {
                 (Some(path), Some(_)) => path.clone(),
                 _ => String::new(),
@@ -597,8 +631,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
             max_moves: config.max_moves,
             solved_per_job: 0,
         };
-        run.running[COORDINATOR] = vec![None; local];
-        run.idle.extend((0..local as u64).map(|s| (COORDINATOR, s)));
+        run.running[COORDINATOR] = vec![VecDeque::new(); local];
+        for _ in 0..=self.settings.jobs_ahead {
+            run.idle.extend((0..local as u64).map(|s| (COORDINATOR, s)));
+        }
         run.stats.ranks[COORDINATOR].slots = local as u64;
         if run.idle.is_empty() {
             return Err(Error::NoWorkers);
@@ -623,6 +659,9 @@ impl<'l, L: Link> Coordinator<'l, L> {
         outcome?;
         if !run.scheduler.result().numbers.is_solved() && self.plan.is_some() {
             self.checkpoint(&mut run, game, attacker, question, table, finished)?;
+            // The search is over: the ranks are idle, so wait until their tables are written,
+            // and the checkpoint is whole when the solve returns.
+            self.await_saved(&mut run);
         }
         Ok(self.result(run))
     }
@@ -660,8 +699,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 if h != root_hash {
                     return Err(Error::PositionMismatch { rank });
                 }
-                run.running[rank] = vec![None; slots as usize];
-                run.idle.extend((0..slots).map(|s| (rank, s)));
+                run.running[rank] = vec![VecDeque::new(); slots as usize];
+                for _ in 0..=self.settings.jobs_ahead {
+                    run.idle.extend((0..slots).map(|s| (rank, s)));
+                }
                 run.stats.ranks[rank].slots = slots;
                 waiting.retain(|&r| r != rank);
             }
@@ -696,7 +737,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
         self.lost[rank] = true;
         run.stats.ranks[rank].lost = true;
         for running in &mut run.running[rank] {
-            if let Some((ticket, _)) = running.take() {
+            for ticket in running.drain(..) {
                 run.scheduler.abandon(ticket);
             }
         }
@@ -732,7 +773,11 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 run.codes.clear();
                 run.codes
                     .extend(run.path.iter().map(|&m| G::encode_move(m)));
-                let take = run.outbox[rank].len().min(FORWARD_PER_JOB);
+                // The job's own words: kind, epoch, slot, serial, threshold, 3 budgets, the
+                // path (bytes packed) and the list's length.
+                let words = 9 + run.codes.len().div_ceil(8);
+                let room = JOB_MESSAGE_BYTES.saturating_sub(8 * words) / 24;
+                let take = run.outbox[rank].len().min(room);
                 let order = JobOrder {
                     epoch: self.epoch,
                     slot,
@@ -742,10 +787,14 @@ impl<'l, L: Link> Coordinator<'l, L> {
                     max_nodes: a.max_nodes,
                     max_time_us: a.max_time_us,
                     path: run.codes.clone(),
-                    solved: run.outbox[rank].drain(..take).collect(),
+                    // The newest first: they are about where the search is now.
+                    solved: {
+                        let outbox = &mut run.outbox[rank];
+                        outbox.drain(outbox.len() - take..).collect()
+                    },
                 };
                 run.stats.solved_forwarded += take as u64;
-                run.running[rank][slot as usize] = Some((a.ticket, Instant::now()));
+                run.running[rank][slot as usize].push_back(a.ticket);
                 if rank == COORDINATOR {
                     pool.as_mut().expect("local slots have a pool").start(order);
                 } else {
@@ -759,7 +808,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
             if run.scheduler.is_over() {
                 return Ok(());
             }
-            if run.running.iter().flatten().all(Option::is_none) {
+            if run.running.iter().flatten().all(VecDeque::is_empty) {
                 // Nothing runs and nothing can be handed out: every rank is gone.
                 return Err(Error::RanksLost(self.lost_ranks()));
             }
@@ -842,8 +891,13 @@ impl<'l, L: Link> Coordinator<'l, L> {
             run.stats.stale_results += 1;
             return Ok(());
         }
-        if running.take().is_some() && !self.lost[rank] {
-            run.idle.push_back((rank, slot));
+        run.stats.record_job(done.busy_ns);
+        let ticket = Ticket::from_parts(done.ticket.0, done.ticket.1);
+        if let Some(at) = running.iter().position(|&t| t == ticket) {
+            running.remove(at);
+            if !self.lost[rank] {
+                run.idle.push_back((rank, slot));
+            }
         }
         let bad_move = |code| Error::BadMove { rank, code };
         run.children.clear();
@@ -858,12 +912,23 @@ impl<'l, L: Link> Coordinator<'l, L> {
         for s in &done.solved {
             run.handle.store(s.key, &s.entry);
         }
-        if self.settings.solved_per_job > 0 {
-            for (other, outbox) in run.outbox.iter_mut().enumerate() {
-                if other != rank && other != COORDINATOR && !self.lost[other] {
-                    outbox.extend(done.solved.iter().copied());
-                    let excess = outbox.len().saturating_sub(OUTBOX_CAP);
-                    outbox.drain(..excess);
+        if !done.solved.is_empty() {
+            // To the next few live ranks after the sender (its own slots share its table):
+            // a cost per result that does not grow with the cluster.
+            let size = run.outbox.len();
+            let mut sent = 0;
+            for step in 1..size {
+                let other = (rank + step) % size;
+                if other == COORDINATOR || self.lost[other] {
+                    continue;
+                }
+                let outbox = &mut run.outbox[other];
+                outbox.extend(done.solved.iter().copied());
+                let excess = outbox.len().saturating_sub(OUTBOX_CAP);
+                outbox.drain(..excess);
+                sent += 1;
+                if sent == SHARE_FANOUT {
+                    break;
                 }
             }
         }
@@ -874,7 +939,6 @@ impl<'l, L: Link> Coordinator<'l, L> {
             stats: done.stats,
             children: &run.children,
         };
-        let ticket = Ticket::from_parts(done.ticket.0, done.ticket.1);
         if !run.scheduler.hand_in(ticket, &report) {
             run.stats.stale_results += 1;
         }
@@ -891,7 +955,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
     /// Gives up every rank that has jobs but has said nothing for the rank timeout.
     fn give_up_silent_ranks<M: Copy + Default>(&mut self, run: &mut Run<'_, '_, M>) {
         for rank in 1..self.link.size() {
-            let busy = run.running[rank].iter().any(Option::is_some);
+            let busy = run.running[rank].iter().any(|r| !r.is_empty());
             if busy
                 && !self.lost[rank]
                 && run.last_heard[rank].elapsed() > self.settings.rank_timeout
@@ -973,6 +1037,22 @@ impl<'l, L: Link> Coordinator<'l, L> {
             }
         }
         Ok(())
+    }
+
+    /// Waits (at most the rank timeout) until every live rank has answered the last `Save`.
+    fn await_saved<M>(&mut self, run: &mut Run<'_, '_, M>) {
+        let size = self.link.size();
+        let mut waiting: Vec<usize> = (1..size).filter(|&r| !self.lost[r]).collect();
+        let since = Instant::now();
+        while !waiting.is_empty() && since.elapsed() < self.settings.rank_timeout {
+            if let Some((rank, words)) = self.link.receive(WAIT) {
+                self.heard(run, rank, &words);
+                if let Ok(Message::Saved { bytes, .. }) = Message::decode(&words) {
+                    run.stats.checkpoints.1 += bytes;
+                    waiting.retain(|&r| r != rank);
+                }
+            }
+        }
     }
 
     /// Writes the tree and the table to the plan's file.

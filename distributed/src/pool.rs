@@ -44,7 +44,9 @@ pub struct Pool<'s> {
     done: Receiver<JobDone>,
     /// Each slot's stop flag, which its running job polls.
     stops: &'s [AtomicBool],
-    running: Vec<bool>,
+    /// Jobs each slot has been given and not finished: the one it runs and those queued
+    /// behind it.
+    running: Vec<usize>,
     /// Jobs finished and their nanoseconds, added up.
     pub jobs: u64,
     /// Nanoseconds the slots spent in jobs.
@@ -84,7 +86,7 @@ impl<'env> Pool<'env> {
             orders,
             done,
             stops,
-            running: vec![false; stops.len()],
+            running: vec![0; stops.len()],
             jobs: 0,
             busy_ns: 0,
         }
@@ -95,17 +97,18 @@ impl<'env> Pool<'env> {
         self.running.len()
     }
 
-    /// Slots running a job.
+    /// Jobs given to the slots and not finished yet.
     pub fn running(&self) -> usize {
-        self.running.iter().filter(|&&r| r).count()
+        self.running.iter().sum()
     }
 
-    /// Hands `order` to its slot, which must be idle.
+    /// Hands `order` to its slot, which runs it after those it has already (if any).
     pub fn start(&mut self, order: JobOrder) {
         let slot = order.slot as usize;
-        debug_assert!(!self.running[slot]);
-        self.stops[slot].store(false, Ordering::Relaxed);
-        self.running[slot] = true;
+        if self.running[slot] == 0 {
+            self.stops[slot].store(false, Ordering::Relaxed);
+        }
+        self.running[slot] += 1;
         // A slot thread lives as long as the pool, so the send cannot fail.
         let _ = self.orders[slot].send(order);
     }
@@ -117,7 +120,7 @@ impl<'env> Pool<'env> {
         } else {
             self.done.recv_timeout(wait).ok()
         }?;
-        self.running[done.slot as usize] = false;
+        self.running[done.slot as usize] -= 1;
         self.jobs += 1;
         self.busy_ns += done.busy_ns;
         Some(done)
@@ -126,7 +129,7 @@ impl<'env> Pool<'env> {
     /// Stops every running job (each still reports, with what it found).
     pub fn cancel(&self) {
         for (slot, &running) in self.running.iter().enumerate() {
-            if running {
+            if running > 0 {
                 self.stops[slot].store(true, Ordering::Relaxed);
             }
         }

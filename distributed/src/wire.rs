@@ -28,7 +28,16 @@ use proofnum::table::Entry;
 use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, TableStats};
 
 /// Changes whenever a message's layout does; `Start` and `Hello` carry it.
-pub const PROTOCOL: u64 = 2;
+pub const PROTOCOL: u64 = 3;
+
+/// Job messages stay under this many bytes for paths of up to 64 moves with codes under 256
+/// and nothing forwarded (11 words: 88 bytes and the moves). It matters because MPI's send
+/// may wait until the receiver takes a larger message: Open MPI's shared-memory transport
+/// sends up to 256 bytes, its header included, without waiting (`btl_vader_max_inline_send`),
+/// and completes a larger send only when the receiver's next MPI call takes it, which for a
+/// worker busy with a job is up to a millisecond later. The coordinator sends jobs, so its
+/// jobs are kept small; the workers' results may be larger (the coordinator polls often).
+pub const JOB_BYTES: usize = 160;
 
 const START: u64 = 1;
 const HELLO: u64 = 2;
@@ -408,19 +417,30 @@ impl Message {
                     .put(*slots);
             }
             Message::Job(j) => {
-                w.put(JOB)
+                // Compact, so that a job stays small (see `JOB_BYTES`): moves of codes under
+                // 256 go eight to a word, and slot and node share one.
+                let packed = j.path.iter().all(|&c| c < 256);
+                w.put(JOB | (j.path.len() as u64) << 8 | (packed as u64) << 24)
                     .put(j.epoch)
-                    .put(j.slot)
-                    .put(j.ticket.0 as u64)
+                    .put(j.slot | (j.ticket.0 as u64) << 32)
                     .put(j.ticket.1)
                     .put(pack_numbers(j.threshold))
                     .put(j.max_work)
                     .put(j.max_nodes)
-                    .put(j.max_time_us)
-                    .put(j.path.len() as u64);
-                j.path.iter().for_each(|&c| {
-                    w.put(c);
-                });
+                    .put(j.max_time_us);
+                if packed {
+                    for chunk in j.path.chunks(8) {
+                        let mut bytes = [0u8; 8];
+                        for (b, &c) in bytes.iter_mut().zip(chunk) {
+                            *b = c as u8;
+                        }
+                        w.put(u64::from_le_bytes(bytes));
+                    }
+                } else {
+                    j.path.iter().for_each(|&c| {
+                        w.put(c);
+                    });
+                }
                 w.solved(&j.solved);
             }
             Message::Done(d) => {
@@ -520,15 +540,32 @@ impl Message {
                     slots: r.get()?,
                 }
             }
-            JOB => {
+            kind if kind & 0xFF == JOB && kind >> 25 == 0 => {
+                let (len, packed) = ((kind >> 8 & 0xFFFF) as usize, kind >> 24 & 1 == 1);
                 let epoch = r.get()?;
-                let slot = r.get()?;
-                let node = u32::try_from(r.get()?).map_err(|_| WireError("node"))?;
+                let slot_node = r.get()?;
+                let (slot, node) = (slot_node & 0xFFFF_FFFF, (slot_node >> 32) as u32);
                 let serial = r.get()?;
                 let threshold = unpack_numbers(r.get()?);
                 let (max_work, max_nodes, max_time_us) = (r.get()?, r.get()?, r.get()?);
-                let n = r.len(1)?;
-                let path = (0..n).map(|_| r.get()).collect::<Result<_, _>>()?;
+                let words = if packed { len.div_ceil(8) } else { len };
+                if words > r.0.len() {
+                    return Err(WireError("path longer than the message"));
+                }
+                let mut path = Vec::with_capacity(len);
+                for _ in 0..words {
+                    let w = r.get()?;
+                    if packed {
+                        let bytes = w.to_le_bytes();
+                        let take = (len - path.len()).min(8);
+                        if bytes[take..].iter().any(|&b| b != 0) {
+                            return Err(WireError("path padding"));
+                        }
+                        path.extend(bytes[..take].iter().map(|&b| b as u64));
+                    } else {
+                        path.push(w);
+                    }
+                }
                 Message::Job(JobOrder {
                     epoch,
                     slot,
@@ -709,6 +746,32 @@ mod tests {
     }
 
     #[test]
+    fn jobs_are_small_and_large_codes_travel_whole() {
+        let job = |path: Vec<u64>| {
+            Message::Job(JobOrder {
+                epoch: 1,
+                slot: 3,
+                ticket: (u32::MAX, u64::MAX),
+                threshold: Numbers::new(1, 2),
+                max_work: 20_000,
+                max_nodes: u64::MAX,
+                max_time_us: u64::MAX,
+                path,
+                solved: vec![],
+            })
+        };
+        let long = job((0..64).map(|i| i % 81).collect());
+        assert!(8 * long.encode().len() <= JOB_BYTES);
+        assert_eq!(Message::decode(&long.encode()), Ok(long));
+        let wide = job(vec![3, 1 << 40, 255, 256, u64::MAX]);
+        assert_eq!(Message::decode(&wide.encode()), Ok(wide));
+        for len in 0..20 {
+            let m = job((0..len).collect());
+            assert_eq!(Message::decode(&m.encode()), Ok(m));
+        }
+    }
+
+    #[test]
     fn every_status_reads_back_as_written() {
         let statuses = [Status::Proven, Status::Disproven]
             .into_iter()
@@ -736,7 +799,11 @@ mod tests {
         assert!(Message::decode(&[42]).is_err());
         // A list length far beyond the message is refused before anything is allocated.
         let mut job = samples()[2].encode();
-        job[9] = u64::MAX;
+        job[0] |= 0xFFFF << 8;
+        assert!(Message::decode(&job).is_err());
+        let mut job = samples()[2].encode();
+        let last = job.len() - 4;
+        job[last] = u64::MAX;
         assert!(Message::decode(&job).is_err());
         // Another protocol version.
         let mut hello = samples()[1].encode();

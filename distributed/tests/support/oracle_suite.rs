@@ -60,6 +60,7 @@ fn settings(rng: &mut Rng, ranks: usize) -> Settings {
         coordinator_threads: if ranks == 1 { 1 } else { rng.below(2) as usize },
         solved_per_job: [0, 4][rng.below(2) as usize],
         rank_timeout: Duration::from_secs(120),
+        jobs_ahead: rng.below(2) as usize,
     }
 }
 

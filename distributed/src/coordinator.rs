@@ -689,6 +689,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
             };
             self.heard(run, rank, &words);
             let message = Message::decode(&words).map_err(|error| Error::Wire { rank, error })?;
+            if let Message::Done(_) = message {
+                // Of an earlier search, from a rank given up then: it cannot count.
+                run.stats.stale_results += 1;
+            }
             if let Message::Hello {
                 epoch: e,
                 root_hash: h,
@@ -853,16 +857,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
                     run.stats.checkpoints.1 += bytes;
                     None
                 }
-                Message::Done(done) if rank != COORDINATOR => {
-                    let r = &mut run.stats.ranks[rank];
-                    r.jobs += 1;
-                    r.busy_ns += done.busy_ns;
-                    Some(JobDone {
-                        // The slot's rank travels in the slot field's high bits from here on.
-                        slot: done.slot | (rank as u64) << 32,
-                        ..done
-                    })
-                }
+                Message::Done(done) if rank != COORDINATOR => self.accept(run, rank, done),
                 _ => None,
             });
         }
@@ -870,6 +865,24 @@ impl<'l, L: Link> Coordinator<'l, L> {
             return Ok(p.finished(LOCAL_POLL));
         }
         Ok(None)
+    }
+
+    /// A rank's result as [`take_in`](Coordinator::take_in) takes it, the rank in the slot
+    /// field's high bits; `None`, counted as stale, for a result that can no longer count: from
+    /// a rank given up (it may have been only stalled, and its slots may be gone by now) or of
+    /// an earlier search.
+    fn accept<M>(&self, run: &mut Run<'_, '_, M>, rank: usize, done: JobDone) -> Option<JobDone> {
+        if self.lost[rank] || done.epoch != self.epoch {
+            run.stats.stale_results += 1;
+            return None;
+        }
+        let r = &mut run.stats.ranks[rank];
+        r.jobs += 1;
+        r.busy_ns += done.busy_ns;
+        Some(JobDone {
+            slot: done.slot | (rank as u64) << 32,
+            ..done
+        })
     }
 
     /// Takes a result into the tree and frees its slot.
@@ -887,10 +900,6 @@ impl<'l, L: Link> Coordinator<'l, L> {
         else {
             return Err(Error::Protocol("a result from a slot that does not exist"));
         };
-        if done.epoch != self.epoch {
-            run.stats.stale_results += 1;
-            return Ok(());
-        }
         run.stats.record_job(done.busy_ns);
         let ticket = Ticket::from_parts(done.ticket.0, done.ticket.1);
         if let Some(at) = running.iter().position(|&t| t == ticket) {
@@ -939,9 +948,8 @@ impl<'l, L: Link> Coordinator<'l, L> {
             stats: done.stats,
             children: &run.children,
         };
-        if !run.scheduler.hand_in(ticket, &report) {
-            run.stats.stale_results += 1;
-        }
+        // A refused ticket is counted by the scheduler (`result` adds its count).
+        run.scheduler.hand_in(ticket, &report);
         if let Status::Unknown(Reason::GameError) = done.status {
             return Err(Error::Protocol(
                 "a rank could not replay a job's moves (are all ranks given the same position?)",
@@ -1000,14 +1008,9 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 self.heard(run, rank, &words);
                 match Message::decode(&words).map_err(|error| Error::Wire { rank, error })? {
                     Message::Done(done) if rank != COORDINATOR => {
-                        let r = &mut run.stats.ranks[rank];
-                        r.jobs += 1;
-                        r.busy_ns += done.busy_ns;
-                        let done = JobDone {
-                            slot: done.slot | (rank as u64) << 32,
-                            ..done
-                        };
-                        self.take_in::<G>(run, done)?;
+                        if let Some(done) = self.accept(run, rank, done) {
+                            self.take_in::<G>(run, done)?;
+                        }
                     }
                     Message::Saved { bytes, .. } => run.stats.checkpoints.1 += bytes,
                     Message::Idle { epoch: e, figures } if e == epoch => {

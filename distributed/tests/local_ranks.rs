@@ -153,6 +153,113 @@ fn a_late_result_for_a_job_given_up_is_refused() {
     coordinator.finish();
 }
 
+/// A link that tells `seen` the epoch of the first job it receives in each search after the
+/// first: a test's way of acting while a later search runs.
+struct Watching {
+    link: LocalLink,
+    seen: std::sync::Mutex<std::sync::mpsc::Sender<u64>>,
+}
+
+impl Link for Watching {
+    fn rank(&self) -> usize {
+        self.link.rank()
+    }
+
+    fn size(&self) -> usize {
+        self.link.size()
+    }
+
+    fn send(&self, to: usize, words: &[u64]) {
+        self.link.send(to, words)
+    }
+
+    fn receive(&self, wait: Duration) -> Option<(usize, Vec<u64>)> {
+        let got = self.link.receive(wait)?;
+        if let Ok(Message::Job(order)) = Message::decode(&got.1)
+            && order.epoch > 1
+        {
+            let _ = self.seen.lock().unwrap().send(order.epoch);
+        }
+        Some(got)
+    }
+}
+
+#[test]
+fn a_late_result_from_a_rank_given_up_in_an_earlier_search_is_dropped() {
+    let game = TicTacToe::default();
+    let mut links = LocalLink::connect(3);
+    let (tell, told) = std::sync::mpsc::channel();
+    // Rank 2 takes a job in the first search and holds it until the second search runs (it
+    // is given up meanwhile), then hands it in: a rank that was only stalled.
+    let stalled = links.pop().expect("rank 2");
+    let hash = game.hash();
+    std::thread::spawn(move || {
+        loop {
+            let Some((_, words)) = stalled.receive(Duration::from_millis(10)) else {
+                continue;
+            };
+            match Message::decode(&words) {
+                Ok(Message::Start(s)) => {
+                    let hello = Message::Hello {
+                        epoch: s.epoch,
+                        root_hash: hash,
+                        slots: 1,
+                    };
+                    stalled.send(0, &hello.encode());
+                }
+                Ok(Message::Job(order)) => {
+                    let _ = told.recv();
+                    let late = Message::Done(JobDone {
+                        epoch: order.epoch,
+                        slot: order.slot,
+                        ticket: order.ticket,
+                        status: proofnum::Status::Proven,
+                        numbers: proofnum::Numbers::WIN,
+                        best_move: None,
+                        stats: Default::default(),
+                        busy_ns: 0,
+                        children: Vec::new(),
+                        solved: Vec::new(),
+                    });
+                    stalled.send(0, &late.encode());
+                    return;
+                }
+                _ => {}
+            }
+        }
+    });
+    let watched = links.pop().expect("rank 1");
+    std::thread::spawn(move || {
+        let link = Watching {
+            link: watched,
+            seen: std::sync::Mutex::new(tell),
+        };
+        serve(&link, &TicTacToe::default(), 1)
+    });
+    let link = links.pop().expect("rank 0");
+    let mut s = settings(3);
+    s.parallel.split_work = 0;
+    s.parallel.max_depth = 9;
+    s.parallel.max_moves = 9;
+    s.rank_timeout = Duration::from_millis(200);
+    let mut coordinator = Coordinator::new(&link, s).unwrap();
+    let first = coordinator
+        .solve(&game, Player::First, &mut ParallelLimits::none(), None)
+        .unwrap();
+    assert_eq!(first.status, proofnum::Status::Disproven);
+    assert_eq!(coordinator.lost_ranks(), vec![2]);
+    // The second search: rank 2's result of the first arrives while it runs.
+    let second = coordinator
+        .solve_value(&game, &mut ParallelLimits::none(), None)
+        .unwrap();
+    assert_eq!(second.value, Ok(Value::Draw), "tic-tac-toe is a draw");
+    assert_eq!(
+        second.stats.stale_results, 1,
+        "the late result, counted once"
+    );
+    coordinator.finish();
+}
+
 fn temp_file(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pnmpi-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -372,7 +372,28 @@ impl Run<'_> {
             );
         }
         figures(&stats, elapsed, self.link.size(), o.table_mib);
+        let lost = coordinator.lost_ranks();
         coordinator.finish();
+        if !lost.is_empty() {
+            // A rank given up may still be alive (stalled, or stopped): it gets no `Finish`,
+            // and MPI_Finalize would wait for it forever. MPI_Abort ends it; mpirun then exits
+            // with the answer's code.
+            eprintln!(
+                "note: rank{} {} given up; ending the run with MPI_Abort so that it does not wait for {}",
+                if lost.len() > 1 { "s" } else { "" },
+                lost.iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if lost.len() > 1 { "them" } else { "it" },
+            );
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            let number = [0, report::EXIT_UNKNOWN, report::EXIT_REFUTED]
+                .into_iter()
+                .find(|&c| ExitCode::from(c) == code)
+                .unwrap_or(EXIT_FAILED);
+            self.link.abort(number as i32);
+        }
         code
     }
 }

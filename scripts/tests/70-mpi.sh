@@ -7,7 +7,8 @@
 #   - a checkpoint written mid-solve (a node limit stops the solve) and resumed to the same
 #     answer with fewer MID calls than a solve from scratch (one job thread: deterministic);
 #   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
-#     clear error naming the last checkpoint, and that checkpoint resumes to the same answer.
+#     clear error naming the last checkpoint, and that checkpoint resumes to the same answer;
+#   - a worker rank stopped mid-solve (SIGSTOP) is given up, and the run ends with the answer.
 # About 2 minutes after the release build (the README's distributed section has the figures).
 set -euo pipefail
 
@@ -106,4 +107,30 @@ if [ "$(value "$work/after-kill.txt")" != "value: Win for the side to move (win 
     exit 1
 fi
 echo "killed rank: clear error, resumed to $(value "$work/after-kill.txt")"
+
+# A rank that stops answering (SIGSTOP: alive, silent) is given up after --rank-timeout; the
+# others finish the solve, and the run ends (MPI_Abort: MPI_Finalize would wait for the stopped
+# rank) with the answer's exit code instead of hanging.
+echo "+ SIGSTOP to rank 2 (3 ranks, --rank-timeout 2)"
+timeout "$deadline" "${mpirun[@]}" -np 3 "$bin/solve_mpi" connect4 12345 --quiet --table-mib 16 \
+    --threads 1 --rank-timeout 2 >"$work/stopped-rank.txt" 2>"$work/stopped-rank.err" &
+run=$!
+for _ in $(seq 100); do
+    worker=$(rank_pid "$run" 2)
+    if [ -n "$worker" ]; then break; fi
+    sleep 0.1
+done
+sleep 1
+kill -STOP "$worker"
+status=0
+wait "$run" || status=$?
+kill -KILL "$worker" 2>/dev/null || true
+if [ "$status" != 0 ] ||
+    [ "$(value "$work/stopped-rank.txt")" != "value: Win for the side to move (win for Second)" ] ||
+    ! grep -q '^  rank 2: .*given up' "$work/stopped-rank.txt"; then
+    echo "a stopped rank should be given up and the run end with the answer (exit $status):"
+    cat "$work/stopped-rank.txt" "$work/stopped-rank.err"
+    exit 1
+fi
+echo "stopped rank: given up, $(value "$work/stopped-rank.txt")"
 echo "distributed checks: $SECONDS s"

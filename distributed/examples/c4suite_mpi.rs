@@ -11,7 +11,8 @@
 //!
 //! Options after the file: `--table-mib N` per rank (default 16), `--job-work N` (default
 //! 1000: small jobs, so that these small positions grow root trees), `--split-work N` (default
-//! 2000), `--share-solved N` (default 0), `--jobs-ahead N` (default 0).
+//! 2000), `--share-solved N` (default 0), `--shared-min-work-log2 N` (default 6: positions with
+//! at least 2^N MID calls below them are shared), `--jobs-ahead N` (default 0).
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,7 @@ fn main() {
         table_bytes: 16 << 20,
         coordinator_threads: 0,
         solved_per_job: 0,
+        shared_min_work_log2: proofnum_mpi::pool::MIN_SHARED_WORK_LOG2,
         rank_timeout: Duration::from_secs(120),
         jobs_ahead: 0,
     };
@@ -48,6 +50,9 @@ fn main() {
             "--job-work" => settings.parallel.job_work = value,
             "--split-work" => settings.parallel.split_work = value,
             "--share-solved" => settings.solved_per_job = value as usize,
+            "--shared-min-work-log2" => {
+                settings.shared_min_work_log2 = u8::try_from(value).unwrap_or_else(|_| usage())
+            }
             "--jobs-ahead" => settings.jobs_ahead = value as usize,
             _ => usage(),
         }
@@ -67,7 +72,7 @@ fn main() {
         link.abort(2)
     });
     let start = Instant::now();
-    let (mut mid_calls, mut jobs, mut grown) = (0u64, 0u64, 0usize);
+    let (mut mid_calls, mut jobs, mut grown, mut shared) = (0u64, 0u64, 0usize, 0u64);
     for line in &lines {
         let game = line.position().expect("parse checked the positions");
         if link.rank() != 0 {
@@ -88,6 +93,7 @@ fn main() {
                 mid_calls += r.stats.search.mid_calls;
                 jobs += r.stats.search.jobs;
                 grown += (r.stats.search.tree_nodes_peak > 1) as usize;
+                shared += r.stats.solved_forwarded;
             }
             Ok(r) => {
                 eprintln!(
@@ -106,7 +112,7 @@ fn main() {
     if link.rank() == 0 {
         println!(
             "{file}: {} lines agree with the alpha-beta scores on {} ranks ({} MID calls, {} jobs, \
-             {grown} root trees grew, {:.1} s)",
+             {grown} root trees grew, {shared} solved positions passed on, {:.1} s)",
             lines.len(),
             link.size(),
             mid_calls,
@@ -118,7 +124,8 @@ fn main() {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: c4suite_mpi FILE [--table-mib N] [--job-work N] [--split-work N] [--share-solved N] [--jobs-ahead N]"
+        "usage: c4suite_mpi FILE [--table-mib N] [--job-work N] [--split-work N] [--share-solved N] \
+         [--shared-min-work-log2 N] [--jobs-ahead N]"
     );
     std::process::exit(2)
 }

@@ -77,12 +77,13 @@ fn main() {
             Ok(t) => {
                 if link.rank() == 0 {
                     println!(
-                        "{name}: {} games, {} searches grew a root tree, {} jobs, {} stale results, 0 disagreements",
-                        t.games, t.trees_grown, t.jobs, t.stale
+                        "{name}: {} games, {} searches grew a root tree, {} jobs, {} solved positions passed on, {} stale results, 0 disagreements",
+                        t.games, t.trees_grown, t.jobs, t.shared, t.stale
                     );
                 }
                 total.games += t.games;
                 total.trees_grown += t.trees_grown;
+                total.shared += t.shared;
             }
             Err(e) => {
                 eprintln!("oracle_mpi: seed {seed}: {e}");
@@ -102,6 +103,10 @@ fn main() {
                 "oracle_mpi: too few root trees grew ({} of {})",
                 total.trees_grown, total.games
             );
+            link.abort(1);
+        }
+        if total.shared == 0 {
+            eprintln!("oracle_mpi: no solved position passed between ranks");
             link.abort(1);
         }
     }

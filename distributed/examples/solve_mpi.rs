@@ -252,6 +252,7 @@ impl Run<'_> {
             solved_per_job: m.share_solved,
             rank_timeout: Duration::from_secs_f64(m.rank_timeout),
             jobs_ahead: m.jobs_ahead,
+            ..Settings::default()
         };
         let label = format!("{} {}", self.cli.game, self.cli.position);
         let fail = |e: &dyn std::fmt::Display| -> ! {

@@ -25,7 +25,7 @@ use proofnum::{
 
 use crate::checkpoint::{Checkpoint, Question, decode_tree, encode_tree};
 use crate::link::Link;
-use crate::pool::{Pool, PoolSettings, stop_flags};
+use crate::pool::{MIN_SHARED_WORK_LOG2, Pool, PoolSettings, stop_flags};
 use crate::wire::{JobDone, JobOrder, Message, RankFigures, SolvedEntry, Start};
 use crate::{COORDINATOR, Error};
 
@@ -61,6 +61,11 @@ pub struct Settings {
     /// passes on to up to eight other ranks with their next jobs; 0 shares nothing. On three
     /// job ranks it saved 8 to 16% of the MID calls on Connect Four (`docs/scale-out.md`).
     pub solved_per_job: usize,
+    /// A solved position is passed on only when at least 2^this MID calls were spent below it
+    /// (its table entry's `work_log2`): smaller ones are cheaper to search again than to send.
+    /// Default [`MIN_SHARED_WORK_LOG2`]; the oracle suites use 0, so that the small positions
+    /// of their games are shared too.
+    pub shared_min_work_log2: u8,
     /// A rank with jobs that sends nothing for this long is given up.
     pub rank_timeout: Duration,
     /// Jobs each slot gets queued behind the one it runs, so that it starts the next at once
@@ -77,6 +82,7 @@ impl Default for Settings {
             table_bytes: 64 << 20,
             coordinator_threads: 0,
             solved_per_job: 16,
+            shared_min_work_log2: MIN_SHARED_WORK_LOG2,
             rank_timeout: Duration::from_secs(120),
             jobs_ahead: 0,
         }
@@ -608,6 +614,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
             } else {
                 0
             },
+            shared_min_work_log2: self.settings.shared_min_work_log2,
             resume: match (&self.resuming, resume) {
                 (Some(path), Some(_)) => path.clone(),
                 _ => String::new(),
@@ -630,6 +637,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
             max_depth: config.max_depth,
             max_moves: config.max_moves,
             solved_per_job: 0,
+            shared_min_work_log2: 0,
         };
         run.running[COORDINATOR] = vec![VecDeque::new(); local];
         for _ in 0..=self.settings.jobs_ahead {

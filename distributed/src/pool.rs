@@ -19,8 +19,8 @@ use proofnum::{
 
 use crate::wire::{JobDone, JobOrder, SolvedEntry};
 
-/// A solved entry worth passing on spent at least 2^this MID calls below it: smaller ones are
-/// cheaper to search again than to send.
+/// The default [`Settings::shared_min_work_log2`](crate::Settings::shared_min_work_log2): a
+/// solved entry worth passing on spent at least 2^this MID calls below it.
 pub const MIN_SHARED_WORK_LOG2: u8 = 6;
 
 /// What every slot of a pool needs to know for one solve.
@@ -36,6 +36,8 @@ pub struct PoolSettings {
     pub max_moves: usize,
     /// Most solved positions a job reports.
     pub solved_per_job: usize,
+    /// The least `work_log2` of a solved position a job reports.
+    pub shared_min_work_log2: u8,
 }
 
 /// A rank's running slots: hand them jobs, collect what they finish.
@@ -141,6 +143,7 @@ struct Recorder<'r, T> {
     table: &'r mut T,
     solved: &'r mut Vec<SolvedEntry>,
     keep: usize,
+    min_work_log2: u8,
 }
 
 impl<T: TranspositionTable> TranspositionTable for Recorder<'_, T> {
@@ -158,7 +161,7 @@ impl<T: TranspositionTable> TranspositionTable for Recorder<'_, T> {
 
     fn store(&mut self, key: u64, entry: &Entry) {
         self.table.store(key, entry);
-        if self.keep == 0 || !entry.numbers.is_solved() || entry.work_log2 < MIN_SHARED_WORK_LOG2 {
+        if self.keep == 0 || !entry.numbers.is_solved() || entry.work_log2 < self.min_work_log2 {
             return;
         }
         let new = SolvedEntry { key, entry: *entry };
@@ -285,6 +288,7 @@ fn run_slot<G: Game + MoveCodec>(
                     table: &mut handle,
                     solved: &mut solved,
                     keep: settings.solved_per_job,
+                    min_work_log2: settings.shared_min_work_log2,
                 };
                 let result = dfpn.search(&mut game, &job, &mut recorder, &mut limits);
                 report.status = result.status;

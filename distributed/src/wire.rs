@@ -28,7 +28,7 @@ use proofnum::table::Entry;
 use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, TableStats};
 
 /// Changes whenever a message's layout does; `Start` and `Hello` carry it.
-pub const PROTOCOL: u64 = 3;
+pub const PROTOCOL: u64 = 4;
 
 /// Job messages stay under this many bytes for paths of up to 64 moves with codes under 256
 /// and nothing forwarded (11 words: 88 bytes and the moves). It matters because MPI's send
@@ -84,6 +84,8 @@ pub struct Start {
     pub threads: u64,
     /// Most solved positions a job reports back (and its rank forwards to the others).
     pub solved_per_job: u64,
+    /// The least `work_log2` of a solved position a job reports.
+    pub shared_min_work_log2: u8,
     /// A checkpoint being resumed: each rank fills its emptied table from the file it saved
     /// there (`PATH.rankN`) when it has one; empty for none.
     pub resume: String,
@@ -402,7 +404,8 @@ impl Message {
                     .put(s.max_moves)
                     .put(s.table_bytes)
                     .put(s.threads)
-                    .put(s.solved_per_job);
+                    .put(s.solved_per_job)
+                    .put(s.shared_min_work_log2 as u64);
                 w.text(&s.resume);
             }
             Message::Hello {
@@ -527,6 +530,8 @@ impl Message {
                     table_bytes: r.get()?,
                     threads: r.get()?,
                     solved_per_job: r.get()?,
+                    shared_min_work_log2: u8::try_from(r.get()?)
+                        .map_err(|_| WireError("shared work"))?,
                     resume: r.text()?,
                 })
             }
@@ -662,6 +667,7 @@ mod tests {
                 table_bytes: 1 << 26,
                 threads: 0,
                 solved_per_job: 8,
+                shared_min_work_log2: 6,
                 resume: "/tmp/a checkpoint ✓.ck".into(),
             }),
             Message::Hello {

@@ -126,6 +126,7 @@ where
         max_depth: start.max_depth as usize,
         max_moves: start.max_moves as usize,
         solved_per_job: start.solved_per_job as usize,
+        shared_min_work_log2: start.shared_min_work_log2,
     };
     let stops = stop_flags(slots);
     let epoch = start.epoch;

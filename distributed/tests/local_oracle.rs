@@ -39,6 +39,7 @@ fn trees_and_dags(link: &LocalLink, seed: u64) -> Result<Tally, String> {
     t.games += d.games;
     t.trees_grown += d.trees_grown;
     t.jobs += d.jobs;
+    t.shared += d.shared;
     Ok(t)
 }
 
@@ -48,6 +49,7 @@ fn cyclic(link: &LocalLink, seed: u64) -> Result<Tally, String> {
     t.games += p.games;
     t.trees_grown += p.trees_grown;
     t.jobs += p.jobs;
+    t.shared += p.shared;
     Ok(t)
 }
 
@@ -56,6 +58,10 @@ fn random_trees_and_dags_match_brute_force_on_three_ranks() {
     let t = on_ranks(3, trees_and_dags);
     assert_eq!(t.games, 240);
     assert!(t.trees_grown > t.games / 8, "root trees should grow: {t:?}");
+    assert!(
+        t.shared > 0,
+        "solved positions should pass between ranks: {t:?}"
+    );
 }
 
 #[test]
@@ -63,6 +69,11 @@ fn random_cyclic_graphs_match_brute_force_on_five_ranks() {
     let t = on_ranks(5, cyclic);
     assert_eq!(t.games, 240);
     assert!(t.trees_grown > t.games / 8, "root trees should grow: {t:?}");
+    // Under the draw and position rules, where a solved result may hold on its path only.
+    assert!(
+        t.shared > 0,
+        "solved positions should pass between ranks: {t:?}"
+    );
 }
 
 #[test]

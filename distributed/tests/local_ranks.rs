@@ -34,6 +34,7 @@ fn settings(job_work: u64) -> Settings {
         table_bytes: Table::required_bytes(1 << 14),
         coordinator_threads: 0,
         solved_per_job: 0,
+        shared_min_work_log2: 6,
         rank_timeout: Duration::from_secs(60),
         jobs_ahead: 0,
     }

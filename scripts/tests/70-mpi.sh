@@ -4,6 +4,8 @@
 #   - the random-game oracle suite on 3 and 5 ranks: every answer against brute force, with tiny
 #     tables, job budgets and split thresholds so that root trees grow and jobs overlap;
 #   - the Connect Four late suite on 3 and 5 ranks against the alpha-beta scores;
+#   - in both, solved positions passed between ranks (every solved one: the default threshold,
+#     2^6 MID calls below a position, is more than these jobs spend);
 #   - a checkpoint written mid-solve (a node limit stops the solve) and resumed to the same
 #     answer with fewer MID calls than a solve from scratch (one job thread: deterministic);
 #   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
@@ -24,9 +26,9 @@ SECONDS=0
 for np in 3 5; do
     echo "+ mpirun -np $np oracle_mpi --games 150"
     timeout "$deadline" "${mpirun[@]}" -np "$np" "$bin/oracle_mpi" --games 150
-    echo "+ mpirun -np $np c4suite_mpi games/suites/c4-late.txt (jobs of 20 MID calls)"
+    echo "+ mpirun -np $np c4suite_mpi games/suites/c4-late.txt (jobs of 20 MID calls, sharing)"
     timeout "$deadline" "${mpirun[@]}" -np "$np" "$bin/c4suite_mpi" games/suites/c4-late.txt \
-        --job-work 20 --split-work 40
+        --job-work 20 --split-work 40 --share-solved 16 --shared-min-work-log2 0
 done
 echo "suites: $SECONDS s"
 

@@ -31,6 +31,8 @@ pub struct Tally {
     pub jobs: u64,
     /// Results refused as stale.
     pub stale: u64,
+    /// Solved positions passed on between ranks.
+    pub shared: u64,
 }
 
 /// The settings of game `i`: drawn from `rng`, so every rank draws the same.
@@ -58,7 +60,10 @@ fn settings(rng: &mut Rng, ranks: usize) -> Settings {
         table_bytes: Table::required_bytes(buckets),
         // With one rank the coordinator's own slots are the only ones.
         coordinator_threads: if ranks == 1 { 1 } else { rng.below(2) as usize },
-        solved_per_job: [0, 4][rng.below(2) as usize],
+        solved_per_job: [0, 4, 16][rng.below(3) as usize],
+        // Every solved position is worth sharing here: the default (2^6 MID calls below it)
+        // is more than these games' jobs of at most 40 ever spend, so nothing was shared.
+        shared_min_work_log2: [0, 0, 2][rng.below(3) as usize],
         rank_timeout: Duration::from_secs(120),
         jobs_ahead: rng.below(2) as usize,
     }
@@ -99,6 +104,7 @@ fn coordinate<L: Link, const RULE: u8>(
             }
             tally.jobs += r.stats.search.jobs;
             tally.stale += r.stats.stale_results;
+            tally.shared += r.stats.solved_forwarded;
             if r.stats.search.tree_nodes_peak > 1 {
                 tally.trees_grown += 1;
             }

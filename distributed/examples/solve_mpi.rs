@@ -466,11 +466,15 @@ fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize)
             if r.lost { ", given up" } else { "" }
         );
     }
-    if s.checkpoints.0 > 0 {
+    if s.checkpoints.0 > 0 || s.checkpoint_failures > 0 {
         println!(
-            "checkpoints: {} written, {} bytes in all",
+            "checkpoints: {} written, {} bytes in all{}",
             s.checkpoints.0,
-            count(s.checkpoints.1)
+            count(s.checkpoints.1),
+            match s.checkpoint_failures {
+                0 => String::new(),
+                n => format!(", {n} could not be written"),
+            }
         );
     }
 }

@@ -104,6 +104,25 @@ impl From<std::io::Error> for CheckpointError {
     }
 }
 
+/// Writes `bytes` to `path` + `.tmp`, flushes it to disk and renames it over `path`, so that
+/// `path` is always either its old or its new contents. On an error (a full disk, a path that
+/// cannot be written) the temporary file is removed, so a failed write takes no space, and the
+/// error names the file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let written = fs::File::create(&tmp)
+        .and_then(|mut file| {
+            file.write_all(bytes)?;
+            file.sync_all()
+        })
+        .and_then(|()| fs::rename(&tmp, path));
+    written.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
+    })
+}
+
 /// FNV-1a over 64-bit words: cheap, and enough to notice damage.
 fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xCBF2_9CE4_8422_2325, |h, &b| {
@@ -340,16 +359,11 @@ impl Checkpoint {
     }
 
     /// Writes the checkpoint to `path` atomically: to `path` + `.tmp`, flushed, then renamed.
-    /// Returns the bytes written.
+    /// Returns the bytes written. On an error (which names the file) `path` is as it was and
+    /// the temporary file is removed.
     pub fn write(&self, path: &Path) -> Result<u64, CheckpointError> {
         let bytes = self.to_bytes();
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&tmp, path)?;
+        write_atomically(path, &bytes)?;
         Ok(bytes.len() as u64)
     }
 

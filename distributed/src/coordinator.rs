@@ -177,6 +177,9 @@ pub struct DistributedStats {
     pub solved_forwarded: u64,
     /// Checkpoints written, and their bytes added up.
     pub checkpoints: (u64, u64),
+    /// Checkpoints on the timer or a signal that could not be written (a full disk, say): the
+    /// previous one was kept and the search went on.
+    pub checkpoint_failures: u64,
     /// MID calls of the runs a resumed solve continues (0 for a fresh one).
     pub resumed_mid_calls: u64,
     /// How long the jobs ran: entry `i` counts the jobs of 2^i to 2^(i+1) microseconds (the
@@ -230,6 +233,7 @@ impl DistributedStats {
         self.solved_forwarded += o.solved_forwarded;
         self.checkpoints.0 += o.checkpoints.0;
         self.checkpoints.1 += o.checkpoints.1;
+        self.checkpoint_failures += o.checkpoint_failures;
         self.resumed_mid_calls += o.resumed_mid_calls;
         for (a, b) in self.job_micros_log2.iter_mut().zip(&o.job_micros_log2) {
             *a += b;
@@ -837,8 +841,15 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 .as_ref()
                 .and_then(|p| p.every)
                 .is_some_and(|every| run.last_checkpoint.elapsed() >= every);
-            if (now_requested || due) && self.plan.is_some() {
-                self.checkpoint(run, game, attacker, question, table, finished)?;
+            if (now_requested || due)
+                && self.plan.is_some()
+                && let Err(e) = self.checkpoint(run, game, attacker, question, table, finished)
+            {
+                // A file is replaced only once its successor is whole, so the last checkpoint
+                // still stands: a long search is not thrown away for want of a newer one.
+                run.stats.checkpoint_failures += 1;
+                run.last_checkpoint = Instant::now();
+                eprintln!("proofnum-mpi: {e}; the previous checkpoint is kept, the search goes on");
             }
         }
     }

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use proofnum::table::{SharedTable, Table};
 use proofnum::{Game, MoveCodec};
 
+use crate::checkpoint::write_atomically;
 use crate::link::Link;
 use crate::pool::{Pool, PoolSettings, stop_flags};
 use crate::wire::{Message, RankFigures, Start};
@@ -208,21 +209,13 @@ pub fn rank_file(path: &str, rank: usize) -> String {
     format!("{path}.rank{rank}")
 }
 
-/// Writes `bytes` to [`rank_file`] atomically (a temporary file, flushed, then renamed);
-/// returns the bytes written, or 0 (with a message) when that failed.
+/// Writes `bytes` to [`rank_file`] atomically ([`write_atomically`]); returns the bytes
+/// written, or 0 (with a message; the previous file is kept) when that failed.
 fn save_table(bytes: &[u8], path: &str, rank: usize) -> u64 {
-    let file = rank_file(path, rank);
-    let tmp = format!("{file}.tmp");
-    let written = std::fs::File::create(&tmp)
-        .and_then(|mut f| {
-            std::io::Write::write_all(&mut f, bytes)?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, &file));
-    match written {
+    match write_atomically(rank_file(path, rank).as_ref(), bytes) {
         Ok(()) => bytes.len() as u64,
         Err(e) => {
-            eprintln!("rank {rank}: cannot write {file}: {e}");
+            eprintln!("rank {rank}: {e}; its previous table file is kept");
             0
         }
     }

@@ -336,6 +336,58 @@ fn a_resumed_solve_continues_with_fewer_mid_calls_than_from_scratch() {
 }
 
 #[test]
+fn a_checkpoint_that_cannot_be_written_keeps_the_last_one_and_the_search_goes_on() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    // A directory where the file should be: its temporary file is written, the rename fails
+    // (as a full disk fails the write).
+    let path = temp_file("unwritable");
+    std::fs::create_dir_all(&path).unwrap();
+    let plan = CheckpointPlan {
+        path: path.clone(),
+        every: None,
+        label: "middle".into(),
+        announce: false,
+    };
+    let now = std::sync::atomic::AtomicBool::new(true);
+    let link = workers(LocalLink::connect(2), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan)
+        .with_signals(proofnum_mpi::Signals {
+            checkpoint_now: Some(&now),
+            terminate: None,
+        });
+    // Asked for at once (as by SIGUSR1): it fails, the search goes on to the answer.
+    let r = c
+        .solve_value(&game, &mut ParallelLimits::none(), None)
+        .unwrap();
+    assert_eq!(r.value, Ok(MIDDLE.1));
+    assert_eq!(r.stats.checkpoint_failures, 1);
+    assert_eq!(r.stats.checkpoints.0, 0);
+    let tmp = path.with_file_name("solve.ck.tmp");
+    assert!(
+        !tmp.exists(),
+        "the failed write's temporary file is removed"
+    );
+    // At a stop, the checkpoint is what the caller asked for: its failure is the solve's error,
+    // naming the file.
+    let mut limits = ParallelLimits {
+        max_work: 2000,
+        ..ParallelLimits::none()
+    };
+    match c.solve(&game, Player::First, &mut limits, None) {
+        Err(e @ Error::Checkpoint(_)) => {
+            assert!(e.to_string().contains("solve.ck"), "{e}");
+        }
+        other => panic!("expected a checkpoint error, got {other:?}"),
+    }
+    assert!(!tmp.exists());
+    c.finish();
+    // Rank 1 may still be writing its table file there (the failed solve did not wait).
+    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+#[test]
 fn a_checkpoint_of_another_solve_is_refused() {
     let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
     let other = ConnectFour::from_moves("4").unwrap();

@@ -16,8 +16,13 @@
 //! The tree alone does not carry a search far: most of the work lies below its leaves, in the
 //! ranks' tables. So at each checkpoint every worker rank also writes its own table beside the
 //! file, as `PATH.rankN` (the same way: temporary file, flush, rename), and a resumed solve
-//! fills each rank's table from its file when there is one. Any table is sound to load, whenever
-//! it was saved and whichever rank reads it: its entries are facts about this root. Measured
+//! fills each rank's table from its file when there is one. A rank's file starts with the
+//! [`stamp`] of its solve (label and root position), and a rank loads only a file of the solve
+//! being resumed: one left there by another solve, say of another game whose positions hash
+//! alike, would make the rank believe that solve's results (`tests/rank_files.rs`: a loss
+//! reported proven). A table of the same solve is sound to load whenever it was saved and
+//! whichever rank reads it: its entries are facts about this game's positions. Damage is the
+//! entries' own checks' to find ([`proofnum::table`]), a cut file the table header's. Measured
 //! with one worker rank (`solve_mpi`, 16 MiB tables): Connect Four `444444` stopped after
 //! 803,510 of the 1,584,318 MID calls a solve from scratch takes needed 692,186 more with the
 //! ranks' tables and 1,359,178 with the tree alone; on a small middle-game position
@@ -39,6 +44,12 @@ use crate::wire::{pack_numbers, unpack_numbers};
 pub const MAGIC: [u8; 8] = *b"PNMPICK\0";
 /// The layout version; a file of another version is refused.
 pub const VERSION: u64 = 1;
+/// The first eight bytes of a worker rank's table file (`PATH.rankN`).
+pub const RANK_MAGIC: [u8; 8] = *b"PNMPITB\0";
+/// The layout version of a rank's table file.
+pub const RANK_VERSION: u64 = 1;
+/// Bytes before the table in a rank's table file: magic, version, stamp.
+pub const RANK_HEADER_BYTES: usize = 24;
 
 /// What a solve is asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,16 +115,18 @@ impl From<std::io::Error> for CheckpointError {
     }
 }
 
-/// Writes `bytes` to `path` + `.tmp`, flushes it to disk and renames it over `path`, so that
-/// `path` is always either its old or its new contents. On an error (a full disk, a path that
-/// cannot be written) the temporary file is removed, so a failed write takes no space, and the
-/// error names the file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `parts` one after the other to `path` + `.tmp`, flushes it to disk and renames it
+/// over `path`, so that `path` is always either its old or its new contents. On an error (a
+/// full disk, a path that cannot be written) the temporary file is removed, so a failed write
+/// takes no space, and the error names the file.
+pub fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let written = fs::File::create(&tmp)
         .and_then(|mut file| {
-            file.write_all(bytes)?;
+            for part in parts {
+                file.write_all(part)?;
+            }
             file.sync_all()
         })
         .and_then(|()| fs::rename(&tmp, path));
@@ -121,6 +134,43 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
         std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
     })
+}
+
+/// The identity of a solve in its files: a hash of its checkpoint's label and root position.
+/// Worker ranks write it at the head of their table files and load only files that carry the
+/// stamp of the solve being resumed.
+pub fn stamp(label: &str, root_hash: u64) -> u64 {
+    let mut bytes = label.as_bytes().to_vec();
+    bytes.extend_from_slice(&root_hash.to_le_bytes());
+    checksum(&bytes)
+}
+
+/// The header of a rank's table file for the solve with `stamp`; the table's bytes follow.
+pub fn rank_file_header(stamp: u64) -> [u8; RANK_HEADER_BYTES] {
+    let mut header = [0u8; RANK_HEADER_BYTES];
+    header[..8].copy_from_slice(&RANK_MAGIC);
+    header[8..16].copy_from_slice(&RANK_VERSION.to_le_bytes());
+    header[16..].copy_from_slice(&stamp.to_le_bytes());
+    header
+}
+
+/// The table bytes of a rank's file, or why they are not for the solve with `stamp`.
+pub fn rank_file_table(file: &[u8], stamp: u64) -> Result<&[u8], CheckpointError> {
+    let Some((header, table)) = file.split_at_checked(RANK_HEADER_BYTES) else {
+        return Err(CheckpointError::Invalid("no rank table header"));
+    };
+    if header[..8] != RANK_MAGIC {
+        return Err(CheckpointError::Invalid("no rank table header"));
+    }
+    if header[8..16] != RANK_VERSION.to_le_bytes() {
+        return Err(CheckpointError::Invalid("another layout version"));
+    }
+    if header[16..] != stamp.to_le_bytes() {
+        return Err(CheckpointError::Invalid(
+            "the table is of another solve (label or position)",
+        ));
+    }
+    Ok(table)
 }
 
 /// FNV-1a over 64-bit words: cheap, and enough to notice damage.
@@ -363,7 +413,7 @@ impl Checkpoint {
     /// the temporary file is removed.
     pub fn write(&self, path: &Path) -> Result<u64, CheckpointError> {
         let bytes = self.to_bytes();
-        write_atomically(path, &bytes)?;
+        write_atomically(path, &[&bytes])?;
         Ok(bytes.len() as u64)
     }
 
@@ -433,6 +483,25 @@ mod tests {
         assert_eq!(Checkpoint::read(&path).unwrap(), c);
         assert!(!dir.join("a.ck.tmp").exists());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_rank_file_is_read_only_for_its_own_solve() {
+        let stamp = stamp("connect4 4453", 0xABCD);
+        let mut file = rank_file_header(stamp).to_vec();
+        file.extend_from_slice(&[7, 8, 9]);
+        assert_eq!(rank_file_table(&file, stamp).unwrap(), &[7, 8, 9]);
+        // Another label or another root is another solve.
+        for other in [
+            super::stamp("connect4 4454", 0xABCD),
+            super::stamp("connect4 4453", 0xABCE),
+        ] {
+            assert_ne!(other, stamp);
+            assert!(rank_file_table(&file, other).is_err());
+        }
+        // A bare table (as written before the header) or a cut header.
+        assert!(rank_file_table(&file[RANK_HEADER_BYTES..], stamp).is_err());
+        assert!(rank_file_table(&file[..RANK_HEADER_BYTES - 1], stamp).is_err());
     }
 
     #[test]

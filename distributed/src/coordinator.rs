@@ -23,7 +23,7 @@ use proofnum::{
     Scheduler, Stats, Status, Value,
 };
 
-use crate::checkpoint::{Checkpoint, Question, decode_tree, encode_tree};
+use crate::checkpoint::{self, Checkpoint, Question, decode_tree, encode_tree};
 use crate::link::Link;
 use crate::pool::{MIN_SHARED_WORK_LOG2, Pool, PoolSettings, stop_flags};
 use crate::wire::{JobDone, JobOrder, Message, RankFigures, SolvedEntry, Start};
@@ -275,7 +275,7 @@ pub struct Coordinator<'l, L: Link> {
     plan: Option<CheckpointPlan>,
     signals: Signals<'l>,
     /// The checkpoint the next search resumes, for the ranks to reload their tables from.
-    resuming: Option<String>,
+    resuming: Option<(String, u64)>,
     /// The coordinator's table holds something worth saving: its own jobs' entries, the
     /// ranks' solved positions, or a loaded checkpoint's table.
     table_used: bool,
@@ -499,9 +499,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
 
     /// Where the ranks find their tables of the checkpoint being resumed: next to the plan's
     /// file.
-    fn resume_path(&self, resume: Option<&Checkpoint>) -> Option<String> {
-        resume?;
-        Some(self.plan.as_ref()?.path.to_string_lossy().into_owned())
+    fn resume_path(&self, resume: Option<&Checkpoint>) -> Option<(String, u64)> {
+        let c = resume?;
+        let path = self.plan.as_ref()?.path.to_string_lossy().into_owned();
+        Some((path, checkpoint::stamp(&c.label, c.root_hash)))
     }
 
     /// Refuses a checkpoint of another question, position or label.
@@ -512,6 +513,15 @@ impl<'l, L: Link> Coordinator<'l, L> {
         resume: Option<&Checkpoint>,
     ) -> Result<(), Error> {
         let Some(c) = resume else { return Ok(()) };
+        // The label first: it names the game, which says most when the game is another.
+        if let Some(plan) = &self.plan
+            && plan.label != c.label
+        {
+            return Err(Error::Resume(format!(
+                "the checkpoint is of \"{}\", not \"{}\"",
+                c.label, plan.label
+            )));
+        }
         if c.root_hash != game.hash() {
             return Err(Error::Resume(
                 "the checkpoint is of another position".into(),
@@ -521,14 +531,6 @@ impl<'l, L: Link> Coordinator<'l, L> {
             return Err(Error::Resume(format!(
                 "the checkpoint answers {:?}, not {question:?}",
                 c.question
-            )));
-        }
-        if let Some(plan) = &self.plan
-            && plan.label != c.label
-        {
-            return Err(Error::Resume(format!(
-                "the checkpoint is of \"{}\", not \"{}\"",
-                c.label, plan.label
             )));
         }
         Ok(())
@@ -602,6 +604,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
         };
         let job_tables = (1..size).filter(|&r| !self.lost[r]).count()
             + (self.settings.coordinator_threads > 0) as usize;
+        let (resume_file, resume_stamp) = match (&self.resuming, resume) {
+            (Some((path, stamp)), Some(_)) => (path.clone(), *stamp),
+            _ => (String::new(), 0),
+        };
         let start = Start {
             epoch,
             new_root,
@@ -619,10 +625,8 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 0
             },
             shared_min_work_log2: self.settings.shared_min_work_log2,
-            resume: match (&self.resuming, resume) {
-                (Some(path), Some(_)) => path.clone(),
-                _ => String::new(),
-            },
+            resume: resume_file,
+            resume_stamp,
         };
         if resume.is_some() {
             self.resuming = None;
@@ -1111,6 +1115,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 let save = Message::Save {
                     epoch: self.epoch,
                     path: path.clone(),
+                    stamp: checkpoint::stamp(&plan.label, game.hash()),
                 };
                 self.send(&mut run.stats, rank, &save);
             }

@@ -28,7 +28,7 @@ use proofnum::table::Entry;
 use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, TableStats};
 
 /// Changes whenever a message's layout does; `Start` and `Hello` carry it.
-pub const PROTOCOL: u64 = 4;
+pub const PROTOCOL: u64 = 5;
 
 /// Job messages stay under this many bytes for paths of up to 64 moves with codes under 256
 /// and nothing forwarded (11 words: 88 bytes and the moves). It matters because MPI's send
@@ -89,6 +89,9 @@ pub struct Start {
     /// A checkpoint being resumed: each rank fills its emptied table from the file it saved
     /// there (`PATH.rankN`) when it has one; empty for none.
     pub resume: String,
+    /// The [`stamp`](crate::checkpoint::stamp) of the solve being resumed: a rank loads only a
+    /// table file that carries it.
+    pub resume_stamp: u64,
 }
 
 /// A solved position from one rank's table, passed on to the others.
@@ -200,6 +203,8 @@ pub enum Message {
         epoch: u64,
         /// The checkpoint's path.
         path: String,
+        /// The solve's [`stamp`](crate::checkpoint::stamp), written at the head of the file.
+        stamp: u64,
     },
     /// Worker to coordinator: the table is written (or not).
     Saved {
@@ -407,6 +412,7 @@ impl Message {
                     .put(s.solved_per_job)
                     .put(s.shared_min_work_log2 as u64);
                 w.text(&s.resume);
+                w.put(s.resume_stamp);
             }
             Message::Hello {
                 epoch,
@@ -485,9 +491,10 @@ impl Message {
             Message::Finish => {
                 w.put(FINISH);
             }
-            Message::Save { epoch, path } => {
+            Message::Save { epoch, path, stamp } => {
                 w.put(SAVE).put(*epoch);
                 w.text(path);
+                w.put(*stamp);
             }
             Message::Saved { epoch, bytes } => {
                 w.put(SAVED).put(*epoch).put(*bytes);
@@ -533,6 +540,7 @@ impl Message {
                     shared_min_work_log2: u8::try_from(r.get()?)
                         .map_err(|_| WireError("shared work"))?,
                     resume: r.text()?,
+                    resume_stamp: r.get()?,
                 })
             }
             HELLO => {
@@ -625,6 +633,7 @@ impl Message {
             SAVE => Message::Save {
                 epoch: r.get()?,
                 path: r.text()?,
+                stamp: r.get()?,
             },
             SAVED => Message::Saved {
                 epoch: r.get()?,
@@ -669,6 +678,7 @@ mod tests {
                 solved_per_job: 8,
                 shared_min_work_log2: 6,
                 resume: "/tmp/a checkpoint ✓.ck".into(),
+                resume_stamp: 0x5EED,
             }),
             Message::Hello {
                 epoch: 3,
@@ -736,6 +746,7 @@ mod tests {
             Message::Save {
                 epoch: 3,
                 path: "c4.ck".into(),
+                stamp: u64::MAX,
             },
             Message::Saved {
                 epoch: 3,

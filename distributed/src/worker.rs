@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use proofnum::table::{SharedTable, Table};
 use proofnum::{Game, MoveCodec};
 
-use crate::checkpoint::write_atomically;
+use crate::checkpoint::{rank_file_header, rank_file_table, write_atomically};
 use crate::link::Link;
 use crate::pool::{Pool, PoolSettings, stop_flags};
 use crate::wire::{Message, RankFigures, Start};
@@ -62,9 +62,9 @@ where
             }
             Message::Finish => return Ok(summary),
             // A checkpoint after a search stopped: the table is at rest.
-            Message::Save { epoch, path } => {
+            Message::Save { epoch, path, stamp } => {
                 let bytes = match Table::attach(&mut memory) {
-                    Ok(table) => save_table(table.as_bytes(), &path, link.rank()),
+                    Ok(table) => save_table(table.as_bytes(), &path, link.rank(), stamp),
                     Err(_) => 0,
                 };
                 link.send(COORDINATOR, &Message::Saved { epoch, bytes }.encode());
@@ -99,19 +99,25 @@ where
         .then(|| std::fs::read(rank_file(&start.resume, link.rank())).ok())
         .flatten();
     let table = match saved {
-        // A table this rank saved at the checkpoint being resumed: its entries are facts
-        // about this root whenever they were stored, so any saved table is sound to use.
-        Some(bytes) => match Table::load(memory, &bytes) {
-            Ok(table) => Ok(table),
-            Err(e) => {
-                eprintln!(
-                    "rank {}: the saved table of {} is not used ({e}); starting empty",
-                    link.rank(),
-                    start.resume
-                );
-                Table::new(memory)
+        // A table this rank saved for the solve being resumed (its stamp says so): its
+        // entries are facts about this game's positions whenever they were stored, so any
+        // such table is sound to use. A file another solve left there is not.
+        Some(file) => {
+            let loaded = rank_file_table(&file, start.resume_stamp)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| Table::load(memory, bytes).map_err(|e| e.to_string()));
+            match loaded {
+                Ok(table) => Ok(table),
+                Err(e) => {
+                    eprintln!(
+                        "rank {}: {} is not used ({e}); starting empty",
+                        link.rank(),
+                        rank_file(&start.resume, link.rank())
+                    );
+                    Table::new(memory)
+                }
             }
-        },
+        }
         None if fresh => Table::new(memory),
         None => Table::attach(memory),
     }
@@ -184,12 +190,16 @@ where
                         pool.cancel();
                         return Err(Error::Protocol("the session ended during a solve"));
                     }
-                    Message::Save { epoch: e, path } if e == epoch => {
+                    Message::Save {
+                        epoch: e,
+                        path,
+                        stamp,
+                    } if e == epoch => {
                         // The slots go on storing while the bytes are copied: an entry torn
                         // by the copy fails its check when loaded, a miss.
                         let mut bytes = vec![0u8; table.byte_len()];
                         table.copy_bytes(&mut bytes);
-                        let bytes = save_table(&bytes, &path, link.rank());
+                        let bytes = save_table(&bytes, &path, link.rank(), stamp);
                         link.send(COORDINATOR, &Message::Saved { epoch, bytes }.encode());
                     }
                     _ => {}
@@ -209,11 +219,13 @@ pub fn rank_file(path: &str, rank: usize) -> String {
     format!("{path}.rank{rank}")
 }
 
-/// Writes `bytes` to [`rank_file`] atomically ([`write_atomically`]); returns the bytes
-/// written, or 0 (with a message; the previous file is kept) when that failed.
-fn save_table(bytes: &[u8], path: &str, rank: usize) -> u64 {
-    match write_atomically(rank_file(path, rank).as_ref(), bytes) {
-        Ok(()) => bytes.len() as u64,
+/// Writes `bytes`, a table, to [`rank_file`] atomically ([`write_atomically`]) after the header
+/// with the solve's `stamp`; returns the bytes written, or 0 (with a message; the previous
+/// file is kept) when that failed.
+fn save_table(bytes: &[u8], path: &str, rank: usize, stamp: u64) -> u64 {
+    let header = rank_file_header(stamp);
+    match write_atomically(rank_file(path, rank).as_ref(), &[&header, bytes]) {
+        Ok(()) => (header.len() + bytes.len()) as u64,
         Err(e) => {
             eprintln!("rank {rank}: {e}; its previous table file is kept");
             0

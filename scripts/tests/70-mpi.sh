@@ -7,7 +7,8 @@
 #   - in both, solved positions passed between ranks (every solved one: the default threshold,
 #     2^6 MID calls below a position, is more than these jobs spend);
 #   - a checkpoint written mid-solve (a node limit stops the solve) and resumed to the same
-#     answer with fewer MID calls than a solve from scratch (one job thread: deterministic);
+#     answer with fewer MID calls than a solve from scratch (one job thread: deterministic),
+#     and refused with a clear error for another position or game;
 #   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
 #     clear error naming the last checkpoint, and that checkpoint resumes to the same answer;
 #   - a worker rank stopped mid-solve (SIGSTOP) is given up, and the run ends with the answer.
@@ -60,6 +61,20 @@ if [ "$(value "$work/resumed.txt")" != "$(value "$work/scratch.txt")" ] ||
     exit 1
 fi
 echo "from scratch $scratch MID calls; stopped, then resumed with $resumed more; $(value "$work/resumed.txt")"
+# The same checkpoint for another position, or another game: refused with a clear error.
+for other in "connect4 4444" "tictactoe 5"; do
+    status=0
+    timeout "$deadline" "${mpirun[@]}" -np 2 "$bin/solve_mpi" $other --quiet --table-mib 16 \
+        --checkpoint "$work/a.ck" --resume >"$work/other.txt" 2>"$work/other.err" || status=$?
+    if [ "$status" != 4 ] ||
+        ! grep -q "^error: cannot resume: the checkpoint is of \"connect4 444444\", not \"$other\"" \
+            "$work/other.err"; then
+        echo "resuming connect4 444444's checkpoint as $other should be refused (exit $status):"
+        cat "$work/other.txt" "$work/other.err"
+        exit 1
+    fi
+done
+echo "a checkpoint resumed for another position or game: refused"
 
 # The pid of rank RANK among the processes below PID (Open MPI sets OMPI_COMM_WORLD_RANK).
 rank_pid() {

@@ -35,7 +35,7 @@ struct Options {
     checks_only: bool,
     verbose: bool,
     suite: Option<String>,
-    /// Mate-in-one detection for the attacker only (`Chess::set_mate_in_one_for`).
+    /// The attacker's knowledge for the attacker only (`Chess::set_attacker`).
     attacker_mates_only: bool,
     /// Only the default knowledge, not each rule off in turn.
     default_only: bool,
@@ -89,7 +89,7 @@ fn prove_all(positions: &[Position], knowledge: Knowledge, options: &Options) ->
             chess = chess.with_checks_only(attacker);
         }
         if options.attacker_mates_only {
-            chess.set_mate_in_one_for(Some(attacker));
+            chess.set_attacker(Some(attacker));
         }
         let start = Instant::now();
         let mut clock = || start.elapsed().as_micros() as u64;

@@ -217,6 +217,8 @@ pub struct Dfpn<'m, G: Game> {
     pub(crate) frames: &'m mut [Frame],
     pub(crate) children: &'m mut [Child<G::Move>],
     pub(crate) scratch: &'m mut [G::Move],
+    /// The children's hashes and sides to move from [`Game::peek`], for the move buffer.
+    peeks: &'m mut [(u64, Player)],
     config: DfpnConfig,
     filter: PathFilter,
     pub(crate) attacker: Player,
@@ -245,6 +247,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 frames.saturating_mul(max_moves),
             ))
             .saturating_add(bytes_for::<G::Move>(max_moves))
+            .saturating_add(bytes_for::<(u64, Player)>(max_moves))
     }
 
     /// Bytes of stack memory per ply for positions of up to `max_moves` moves.
@@ -269,14 +272,18 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let frames = carver.take_filled(max_depth + 1, Frame::EMPTY);
         let children = carver.take_filled(slots, Child::default());
         let scratch = carver.take_filled(max_moves, G::Move::default());
+        let peeks = carver.take_filled(max_moves, (0, Player::First));
         carver.finish()?;
-        let (Some(frames), Some(children), Some(scratch)) = (frames, children, scratch) else {
+        let (Some(frames), Some(children), Some(scratch), Some(peeks)) =
+            (frames, children, scratch, peeks)
+        else {
             return Err(MemoryError::Unsupported);
         };
         Ok(Dfpn {
             frames,
             children,
             scratch,
+            peeks,
             config,
             filter: PathFilter::EMPTY,
             attacker: Player::First,
@@ -780,14 +787,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
             0
         };
         // Start loading every child's bucket before the first probe: with a table larger
-        // than the caches the probes then wait for memory once, not once per child.
-        if n > 1 && table.prefetch_pays() {
-            for &mv in &self.scratch[..n] {
-                game.play(mv);
-                table.prefetch(self.first_key(game.hash(), child_path_key));
-                game.undo(mv);
-            }
+        // than the caches the probes then wait for memory once, not once per child. Where the
+        // table knows most children (`Game::REMEMBER_LEAVES`), those are then never made.
+        let prefetched = n > 1 && table.prefetch_pays();
+        if prefetched {
+            self.peek_and_prefetch(game, table, n, child_path_key);
         }
+        let peeked = prefetched && G::REMEMBER_LEAVES;
         for i in 0..n {
             let mv = self.scratch[i];
             if i < 64 && excluded & (1 << i) != 0 {
@@ -799,9 +805,16 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 kept += 1;
                 continue;
             }
-            game.play(mv);
-            let child = self.first_numbers(game, table, d, frame.mover, child_path_key, mv);
-            game.undo(mv);
+            let peek = if peeked {
+                Some(self.peeks[i])
+            } else {
+                game.play(mv);
+                None
+            };
+            let child = self.first_numbers(game, table, d, frame.mover, child_path_key, mv, peek);
+            if !peeked {
+                game.undo(mv);
+            }
             self.stats.nodes += 1;
             if game.has_failed() {
                 return Err(Reason::GameError);
@@ -816,8 +829,30 @@ impl<'m, G: Game> Dfpn<'m, G> {
         Ok(())
     }
 
-    /// The first numbers of the child `game` is now in (the parent is frame `d`).
+    /// Peeks at the first `n` moves of the move buffer and prefetches their table buckets,
+    /// keeping the peeks (in `peeks`) where `expand` uses them ([`Game::REMEMBER_LEAVES`]).
     #[inline]
+    fn peek_and_prefetch<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &T,
+        n: usize,
+        child_path_key: u64,
+    ) {
+        for i in 0..n {
+            let peek = game.peek(self.scratch[i]);
+            if G::REMEMBER_LEAVES {
+                self.peeks[i] = peek;
+            }
+            table.prefetch(self.first_key(peek.0, child_path_key));
+        }
+    }
+
+    /// The first numbers of the child `mv` leads to (the parent is frame `d`). Without `peek`
+    /// the game is in the child; with the child's [`Game::peek`] it is still in the parent,
+    /// and the child is made only if the game must be asked about it.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn first_numbers<T: TranspositionTable>(
         &mut self,
         game: &mut G,
@@ -826,9 +861,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
         parent_mover: Player,
         path_key: u64,
         mv: G::Move,
+        peek: Option<(u64, Player)>,
     ) -> Child<G::Move> {
-        let hash = game.hash();
-        let mover = game.side_to_move();
+        let (hash, mover) = peek.unwrap_or_else(|| (game.hash(), game.side_to_move()));
         // A position the table knows was searched, so it is not a finished game: its entry
         // makes the game's own (often costly) outcome check unnecessary.
         let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
@@ -837,11 +872,22 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else if let Some((e, conditional)) = self.lookup(table, hash, path_key, true) {
             // A conditional result's repetition lies somewhere above: assume the shallowest.
             (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
-        } else if let Some(numbers) = known_numbers(game.outcome(), mover, self.attacker) {
-            (numbers, 0, NO_REP)
         } else {
-            let e = game.estimate();
-            (Numbers::unsolved_estimate(e.phi, e.delta), 0, NO_REP)
+            if peek.is_some() {
+                game.play(mv);
+            }
+            let numbers = match known_numbers(game.outcome(), mover, self.attacker) {
+                Some(numbers) => numbers,
+                None => {
+                    let e = game.estimate();
+                    Numbers::unsolved_estimate(e.phi, e.delta)
+                }
+            };
+            self.remember_leaf(game, table, hash, numbers);
+            if peek.is_some() {
+                game.undo(mv);
+            }
+            (numbers, 0, NO_REP)
         };
         let flip = mover != parent_mover;
         Child {
@@ -850,6 +896,29 @@ impl<'m, G: Game> Dfpn<'m, G> {
             rep,
             flip,
             mv,
+        }
+    }
+
+    /// Stores a new leaf's first numbers (from the game's `outcome` and `estimate`) under its
+    /// position key when the game asks for it ([`Game::REMEMBER_LEAVES`]), so that the next
+    /// expansion of its parent reads them instead of asking the game again. They depend on
+    /// the position alone, whatever the path, so under the draw rule too they are
+    /// position-keyed (`Keying::lookup` takes an unsolved position-keyed entry for a leaf's
+    /// numbers). With work 0 they are the first entries replaced. Not under
+    /// [`RepetitionRule::ByPosition`], where every entry is path-keyed.
+    #[inline]
+    fn remember_leaf<T: TranspositionTable>(
+        &self,
+        game: &G,
+        table: &mut T,
+        hash: u64,
+        numbers: Numbers,
+    ) {
+        if G::REMEMBER_LEAVES
+            && G::REPETITION_RULE != RepetitionRule::ByPosition
+            && !game.has_failed()
+        {
+            table.store(self.position_key(hash), &Entry::new(numbers, None, 0, 0));
         }
     }
 

@@ -123,10 +123,13 @@ pub(crate) trait Keying<G: Game> {
                 .map(|e| (e, false)),
             RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
                 Some(e) if e.numbers.is_solved() => Some((e, false)),
-                _ if !probe_path => None,
-                _ => table
+                // Unsolved position-keyed entries are leaves' first numbers (df-pn stores
+                // them): what the game would say again, so any search on this path knows better.
+                leaf if !probe_path => leaf.map(|e| (e, false)),
+                leaf => table
                     .probe(self.path_key(hash, path_key))
-                    .map(|e| (e, e.numbers.is_solved())),
+                    .map(|e| (e, e.numbers.is_solved()))
+                    .or(leaf.map(|e| (e, false))),
             },
         }
     }

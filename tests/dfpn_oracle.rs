@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape, TicTacToe};
+use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, LEAVES, Rng, Shape, TicTacToe};
 use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value, Verdict};
 
@@ -191,7 +191,12 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     for i in 0..games {
         let graph = Graph::random_maybe_bounded(&mut rng, shape, RULE == BY_POSITION);
         let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
-        let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
+        let mut buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
+        if RULE & LEAVES != 0 && rng.chance(30) {
+            // Large enough to be prefetched: children are peeked at, and those the table
+            // knows are not made.
+            buckets = proofnum::table::PREFETCH_MIN_BYTES / proofnum::table::BUCKET_BYTES;
+        }
         let epsilon = if rng.chance(50) {
             Epsilon::ZERO
         } else {
@@ -229,6 +234,16 @@ fn random_dags_match_brute_force() {
 #[test]
 fn random_cyclic_graphs_with_draw_rule_match_brute_force_and_retrograde() {
     run_shape::<DRAW>(Shape::Cyclic, 40_000, 3);
+}
+
+/// `Game::REMEMBER_LEAVES`: new positions' first numbers kept in the table (position-keyed
+/// under the draw rule too), and with prefetched tables the children the table knows never
+/// made: the same answers.
+#[test]
+fn random_games_with_remembered_leaves_match_brute_force() {
+    run_shape::<{ ACYCLIC | LEAVES }>(Shape::Dag, 4_000, 5);
+    run_shape::<{ DRAW | LEAVES }>(Shape::Dag, 4_000, 15);
+    run_shape::<{ DRAW | LEAVES }>(Shape::Cyclic, 10_000, 25);
 }
 
 #[test]
@@ -388,22 +403,28 @@ fn brute_tic_tac_toe(g: &mut TicTacToe) -> Value {
 /// table move after move) still gives exact values and winning best moves at every root.
 #[test]
 fn one_table_shared_across_roots_of_a_cyclic_game() {
-    let seed = common::seed() ^ 5;
+    shared_table_across_roots::<DRAW>(3000, 5);
+    // The leaves' first numbers stay in the table from one root to the next.
+    shared_table_across_roots::<{ DRAW | LEAVES }>(1000, 6);
+}
+
+fn shared_table_across_roots<const RULE: u8>(games: usize, salt: u64) {
+    let seed = common::seed() ^ salt;
     let mut rng = Rng::new(seed);
-    for game_index in 0..3000 {
+    for game_index in 0..games {
         let graph = Graph::random(&mut rng, Shape::Cyclic);
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let mut table_memory = vec![0u8; Table::required_bytes(buckets)];
         let mut table = Table::new(&mut table_memory).unwrap();
-        let mut stack = vec![0u8; Dfpn::<GraphGame<DRAW>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+        let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
         let mut dfpn =
-            Dfpn::<GraphGame<DRAW>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig::default())
+            Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig::default())
                 .unwrap();
         for root in 0..graph.nodes.len() as u32 {
             let mut g = graph.clone();
             g.root = root;
             let expected = g.brute_value(false);
-            let mut game = GraphGame::<DRAW>::new(&graph);
+            let mut game = GraphGame::<RULE>::new(&graph);
             game.at = root;
             for attacker in [Player::First, Player::Second] {
                 let r = dfpn.solve(

@@ -10,6 +10,7 @@ mod bench;
 mod epd;
 mod generate;
 mod oracle;
+mod prove;
 mod replay;
 mod run;
 mod solve;
@@ -145,6 +146,58 @@ fn main() {
                     eprintln!("chesssuite: {e}");
                     std::process::exit(2)
                 }
+            }
+        }
+        Some("prove") => {
+            let path = args.get(1).cloned().unwrap_or_else(|| usage());
+            let mut options = prove::Options {
+                min_mate: 5,
+                max_mate: u32::MAX,
+                ids: Vec::new(),
+                max_mid_calls: 2_000_000,
+                table_mib: 64.0,
+                config: proofnum::DfpnConfig::default(),
+                checks_only: false,
+            };
+            let mut i = 2;
+            while i < args.len() {
+                let value = args.get(i + 1);
+                match args[i].as_str() {
+                    "--min-mate" => options.min_mate = parse(value),
+                    "--max-mate" => options.max_mate = parse(value),
+                    "--ids" => {
+                        options.ids = value
+                            .unwrap_or_else(|| usage())
+                            .split(',')
+                            .map(String::from)
+                            .collect()
+                    }
+                    "--max-mid" => options.max_mid_calls = parse(value),
+                    "--table-mib" => options.table_mib = parse(value),
+                    "--epsilon" => {
+                        options.config.epsilon = value
+                            .and_then(|v| prove::epsilon(v))
+                            .unwrap_or_else(|| usage())
+                    }
+                    "--weak-delta" | "--stale" | "--checks-only" => {
+                        if args[i] == "--checks-only" {
+                            options.checks_only = true;
+                        } else if args[i] == "--stale" {
+                            options.config.search_stale_entries = true;
+                        } else {
+                            options.config.weak_delta = true;
+                        }
+                        i += 1;
+                        continue;
+                    }
+                    _ => usage(),
+                }
+                i += 2;
+            }
+            let lines = read_suite(&path);
+            if let Err(e) = prove::prove(&path, &lines, &options) {
+                eprintln!("chesssuite: {e}");
+                std::process::exit(2)
             }
         }
         _ => usage(),

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use cozy_chess::Color;
 use proofnum::table::Table;
-use proofnum::{Dfpn, Limits, Status};
+use proofnum::{Dfpn, DfpnConfig, Limits, Status};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{self, Chess, MAX_MOVES};
 
@@ -51,6 +51,10 @@ pub struct Proved {
     pub status: Status,
     /// Its MID calls.
     pub mid_calls: u64,
+    /// Positions it evaluated.
+    pub nodes: u64,
+    /// Table lookups that found their position.
+    pub table_hits: u64,
     /// Its wall time, the table's clearing excluded.
     pub seconds: f64,
 }
@@ -77,7 +81,7 @@ impl Solver {
     /// only, checks-only mode when asked.
     fn game(&self, fen: &str, attacker: Color) -> Result<Chess, String> {
         let mut game = Chess::from_fen(fen).map_err(|e| e.to_string())?;
-        game.set_mate_in_one_for(Some(chess::player(attacker)));
+        game.set_attacker(Some(chess::player(attacker)));
         Ok(if self.checks_only {
             game.with_checks_only(chess::player(attacker))
         } else {
@@ -115,26 +119,37 @@ impl Solver {
     /// df-pn alone on "can `attacker` mate from `fen`?", within `cap_s` seconds, on this
     /// solver's table (cleared before the clock starts).
     pub fn prove(&mut self, fen: &str, attacker: Color, cap_s: f64) -> Result<Proved, String> {
+        self.prove_within(fen, attacker, cap_s, u64::MAX, DfpnConfig::default())
+    }
+
+    /// [`prove`](Solver::prove) with a MID-call budget too (a deterministic cap) and df-pn's
+    /// settings.
+    pub fn prove_within(
+        &mut self,
+        fen: &str,
+        attacker: Color,
+        cap_s: f64,
+        max_mid_calls: u64,
+        config: DfpnConfig,
+    ) -> Result<Proved, String> {
         let mut game = self.game(fen, attacker)?;
         let mut table = Table::new(&mut self.table_memory).map_err(|e| format!("{e:?}"))?;
-        let mut dfpn = Dfpn::<Chess>::new(
-            &mut self.stack_memory,
-            MAX_DEPTH,
-            MAX_MOVES,
-            Default::default(),
-        )
-        .map_err(|e| format!("{e:?}"))?;
+        let mut dfpn = Dfpn::<Chess>::new(&mut self.stack_memory, MAX_DEPTH, MAX_MOVES, config)
+            .map_err(|e| format!("{e:?}"))?;
         let start = Instant::now();
         let mut clock = || start.elapsed().as_micros() as u64;
         let mut limits = Limits {
             clock: Some(&mut clock),
             max_time_us: (cap_s * 1e6) as u64,
+            max_work: max_mid_calls,
             ..Limits::none()
         };
         let result = dfpn.solve(&mut game, chess::player(attacker), &mut table, &mut limits);
         Ok(Proved {
             status: result.status,
             mid_calls: result.stats.mid_calls,
+            nodes: result.stats.nodes,
+            table_hits: result.stats.table.hits,
             seconds: start.elapsed().as_secs_f64(),
         })
     }

@@ -148,7 +148,13 @@ fn the_fifty_move_rule_draws_a_mate_that_comes_too_late() {
     let solve_with = |clock: u32, fifty: bool| {
         let fen = format!("3Q4/5K2/8/8/8/8/8/4k3 b - - {clock} 1");
         let mut chess = Chess::from_fen(&fen).unwrap().with_fifty_move_rule(fifty);
-        solve_mate(&mut chess, Player::First, &config())
+        // The disproof at 90 exhausts every line of the last ten moves: 8.4 M positions with
+        // the flight-square estimate (1.4 M without it).
+        let config = MateConfig {
+            max_nodes: 20_000_000,
+            ..config()
+        };
+        solve_mate(&mut chess, Player::First, &config)
     };
     let early = solve_with(80, true);
     assert_eq!(early.status, Status::Proven);

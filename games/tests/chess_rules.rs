@@ -11,6 +11,7 @@
 
 use cozy_chess::{Board, Piece};
 use proofnum::{Game, MoveList, Outcome, Player};
+use proofnum_games::chess::mate::MateWithin;
 use proofnum_games::chess::{CheckSquares, Chess, Knowledge, MAX_MOVES, Move, gives_check};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -50,7 +51,14 @@ fn perft(game: &mut Chess, depth: u32, counts: &mut Counts) {
         if depth == 1 {
             classify(game.board(), mv, counts);
         }
+        let peeked = game.peek(mv);
         game.play(mv);
+        assert_eq!(peeked, (game.hash(), game.side_to_move()), "peek of {mv:?}");
+        assert_eq!(
+            game.hash(),
+            Chess::new(game.board().clone()).hash(),
+            "the hash after {mv:?} is the hash of the board"
+        );
         if depth == 1 {
             counts.nodes += 1;
             if game.in_check() && game.outcome() == Outcome::Loss {
@@ -331,4 +339,36 @@ fn move_text_uci_and_san() {
         Chess::from_fen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2").unwrap();
     let mate = fools.parse_move("d8h4").unwrap();
     assert_eq!(fools.san_line(&[mate]), "2... Qh4#");
+}
+
+/// `peek` must tell what `play` then `hash` and `side_to_move` say, in every game built on
+/// the board: here with the fifty-move rule's clock in the hash (captures, pawn moves and
+/// castling reset it or not) and in `MateWithin`, whose hash holds the attacker's budget.
+#[test]
+fn peek_agrees_with_play_with_the_clock_and_the_budget() {
+    fn walk<G: Game<Move = Move>>(game: &mut G, depth: u32) -> u64 {
+        let mut slots = [Move::default(); MAX_MOVES];
+        let mut list = MoveList::new(&mut slots);
+        game.generate_moves(&mut list);
+        let moves = list.as_slice().to_vec();
+        let mut leaves = 0;
+        for mv in moves {
+            let peeked = game.peek(mv);
+            game.play(mv);
+            assert_eq!(peeked, (game.hash(), game.side_to_move()), "peek of {mv:?}");
+            leaves += if depth > 1 { walk(game, depth - 1) } else { 1 };
+            game.undo(mv);
+        }
+        leaves
+    }
+    for fen in [
+        KIWIPETE,
+        POSITION_4,
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 98 80",
+    ] {
+        let mut chess = Chess::from_fen(fen).unwrap().with_fifty_move_rule(true);
+        assert!(walk(&mut chess, 3) > 1000);
+        let mut within = MateWithin::new(Chess::from_fen(fen).unwrap(), Player::First, 2);
+        assert!(walk(&mut within, 3) > 1000);
+    }
 }

@@ -487,6 +487,8 @@ pub const ACYCLIC: u8 = 0;
 pub const DRAW: u8 = 1;
 /// [`GraphGame`]'s rule parameter: repetitions are scored per node.
 pub const BY_POSITION: u8 = 2;
+/// Added to [`GraphGame`]'s rule parameter: the game sets `Game::REMEMBER_LEAVES`.
+pub const LEAVES: u8 = 4;
 
 /// A random graph played as a game. `RULE` selects the repetition rule.
 #[derive(Clone)]
@@ -508,11 +510,12 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
     /// `from << 32 | to`, so undo needs no history.
     type Move = u64;
 
-    const REPETITION_RULE: RepetitionRule = match RULE {
+    const REPETITION_RULE: RepetitionRule = match RULE & !LEAVES {
         ACYCLIC => RepetitionRule::Acyclic,
         DRAW => RepetitionRule::Draw,
         _ => RepetitionRule::ByPosition,
     };
+    const REMEMBER_LEAVES: bool = RULE & LEAVES != 0;
 
     fn side_to_move(&self) -> Player {
         self.graph.node(self.at).mover

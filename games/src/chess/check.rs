@@ -10,7 +10,7 @@
 
 use cozy_chess::{
     BitBoard, Board, File, Piece, PieceMoves, Rank, Square, get_between_rays, get_bishop_moves,
-    get_knight_moves, get_line_rays, get_pawn_attacks, get_rook_moves,
+    get_king_moves, get_knight_moves, get_line_rays, get_pawn_attacks, get_rook_moves,
 };
 
 /// A position's check geometry, computed once so that whole sets of moves are classified with
@@ -118,70 +118,118 @@ impl CheckSquares {
     }
 }
 
+/// The mover's pieces and the occupancy after a legal move, for attack tests on the position
+/// the move makes without making it.
+#[derive(Clone, Copy, Debug)]
+pub struct AfterMove {
+    us: cozy_chess::Color,
+    occupied: BitBoard,
+    pawns: BitBoard,
+    knights: BitBoard,
+    diagonal: BitBoard,
+    straight: BitBoard,
+    king: Square,
+}
+
+impl AfterMove {
+    /// The mover's pieces after the legal move `mv` of `board` (None: no piece on its origin).
+    #[inline]
+    pub fn new(board: &Board, mv: cozy_chess::Move) -> Option<AfterMove> {
+        let us = board.side_to_move();
+        let moved = board.piece_on(mv.from)?;
+        let from = mv.from.bitboard();
+        let to = mv.to.bitboard();
+        let mut occupied = board.occupied();
+        let mut king = board.king(us);
+        // Our pieces by kind after the move.
+        let mine = |piece: Piece| board.colored_pieces(us, piece);
+        let (mut pawns, mut knights) = (mine(Piece::Pawn), mine(Piece::Knight));
+        let (mut diagonal, mut straight) = (
+            mine(Piece::Bishop) | mine(Piece::Queen),
+            mine(Piece::Rook) | mine(Piece::Queen),
+        );
+
+        if moved == Piece::King && board.colors(us).has(mv.to) {
+            // Castling, encoded as the king taking its own rook.
+            let rank = Rank::First.relative_to(us);
+            let (king_file, rook_file) = if mv.to.file() > mv.from.file() {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            let rook_to = Square::new(rook_file, rank).bitboard();
+            king = Square::new(king_file, rank);
+            occupied = occupied ^ from ^ to | king.bitboard() | rook_to;
+            straight = straight ^ to | rook_to;
+        } else {
+            occupied = occupied ^ from | to;
+            if moved == Piece::Pawn
+                && mv.from.file() != mv.to.file()
+                && !board.occupied().has(mv.to)
+            {
+                // En passant: the taken pawn stands beside the origin, on the destination's file.
+                occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+            }
+            let placed = mv.promotion.unwrap_or(moved);
+            match moved {
+                Piece::Pawn => pawns ^= from,
+                Piece::Knight => knights ^= from,
+                Piece::Bishop => diagonal ^= from,
+                Piece::Rook => straight ^= from,
+                Piece::Queen => {
+                    diagonal ^= from;
+                    straight ^= from;
+                }
+                Piece::King => king = mv.to,
+            }
+            match placed {
+                Piece::Pawn => pawns |= to,
+                Piece::Knight => knights |= to,
+                Piece::Bishop => diagonal |= to,
+                Piece::Rook => straight |= to,
+                Piece::Queen => {
+                    diagonal |= to;
+                    straight |= to;
+                }
+                Piece::King => {}
+            }
+        }
+        Some(AfterMove {
+            us,
+            occupied,
+            pawns,
+            knights,
+            diagonal,
+            straight,
+            king,
+        })
+    }
+
+    /// True when one of the mover's pieces other than its king attacks `square`, with the
+    /// squares of `removed` taken off the board (for rays through them).
+    #[inline]
+    fn attacked_without_king(&self, square: Square, removed: BitBoard) -> bool {
+        let occupied = self.occupied & !removed;
+        let attackers = (get_bishop_moves(square, occupied) & self.diagonal)
+            | (get_rook_moves(square, occupied) & self.straight)
+            | (get_knight_moves(square) & self.knights)
+            | (get_pawn_attacks(square, !self.us) & self.pawns);
+        !attackers.is_empty()
+    }
+
+    /// True when the mover attacks `square` (its king included), with the squares of `removed`
+    /// taken off the board: where the opponent's king may not step, when `removed` is that
+    /// king's square.
+    #[inline]
+    pub fn attacks(&self, square: Square, removed: BitBoard) -> bool {
+        get_king_moves(square).has(self.king) || self.attacked_without_king(square, removed)
+    }
+}
+
 /// True when the legal move `mv` of `board` puts the opponent in check.
 #[inline]
 pub fn gives_check(board: &Board, mv: cozy_chess::Move) -> bool {
-    let us = board.side_to_move();
-    let their_king = board.king(!us);
-    let Some(moved) = board.piece_on(mv.from) else {
-        return false; // not a move of this position
-    };
-    let from = mv.from.bitboard();
-    let to = mv.to.bitboard();
-    let mut occupied = board.occupied();
-    // Our pieces by kind after the move.
-    let mine = |piece: Piece| board.colored_pieces(us, piece);
-    let (mut pawns, mut knights) = (mine(Piece::Pawn), mine(Piece::Knight));
-    let (mut diagonal, mut straight) = (
-        mine(Piece::Bishop) | mine(Piece::Queen),
-        mine(Piece::Rook) | mine(Piece::Queen),
-    );
-
-    if moved == Piece::King && board.colors(us).has(mv.to) {
-        // Castling, encoded as the king taking its own rook: only the rook can give check.
-        let rank = Rank::First.relative_to(us);
-        let (king_file, rook_file) = if mv.to.file() > mv.from.file() {
-            (File::G, File::F)
-        } else {
-            (File::C, File::D)
-        };
-        let rook_to = Square::new(rook_file, rank).bitboard();
-        occupied = occupied ^ from ^ to | Square::new(king_file, rank).bitboard() | rook_to;
-        straight = straight ^ to | rook_to;
-    } else {
-        occupied = occupied ^ from | to;
-        if moved == Piece::Pawn && mv.from.file() != mv.to.file() && !board.occupied().has(mv.to) {
-            // En passant: the taken pawn stands beside the origin, on the destination's file.
-            occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
-        }
-        let placed = mv.promotion.unwrap_or(moved);
-        match moved {
-            Piece::Pawn => pawns ^= from,
-            Piece::Knight => knights ^= from,
-            Piece::Bishop => diagonal ^= from,
-            Piece::Rook => straight ^= from,
-            Piece::Queen => {
-                diagonal ^= from;
-                straight ^= from;
-            }
-            Piece::King => {}
-        }
-        match placed {
-            Piece::Pawn => pawns |= to,
-            Piece::Knight => knights |= to,
-            Piece::Bishop => diagonal |= to,
-            Piece::Rook => straight |= to,
-            Piece::Queen => {
-                diagonal |= to;
-                straight |= to;
-            }
-            Piece::King => {}
-        }
-    }
-
-    let attackers = (get_bishop_moves(their_king, occupied) & diagonal)
-        | (get_rook_moves(their_king, occupied) & straight)
-        | (get_knight_moves(their_king) & knights)
-        | (get_pawn_attacks(their_king, !us) & pawns);
-    !attackers.is_empty()
+    let their_king = board.king(!board.side_to_move());
+    AfterMove::new(board, mv)
+        .is_some_and(|after| after.attacked_without_king(their_king, BitBoard::EMPTY))
 }

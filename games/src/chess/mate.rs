@@ -80,18 +80,29 @@ impl MateWithin {
     }
 }
 
+/// The budget's contribution to the hash: any injective, well-spread function of it will do.
+fn budget_key(budget: u32) -> u64 {
+    u64::from(budget + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
 impl Game for MateWithin {
     type Move = Move;
     /// Every attacker move spends budget, so positions never repeat.
     const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
+    const REMEMBER_LEAVES: bool = true;
 
     fn side_to_move(&self) -> Player {
         self.chess.side_to_move()
     }
 
     fn hash(&self) -> u64 {
-        // Any injective, well-spread function of the budget will do.
-        self.chess.hash() ^ u64::from(self.budget + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        self.chess.hash() ^ budget_key(self.budget)
+    }
+
+    fn peek(&mut self, mv: Move) -> (u64, Player) {
+        let (hash, side) = self.chess.peek(mv);
+        let spent = u32::from(self.side_to_move() == self.attacker);
+        (hash ^ budget_key(self.budget - spent), side)
     }
 
     fn outcome(&self) -> Outcome {
@@ -235,12 +246,13 @@ pub struct MateReport {
 /// module docs. `chess`'s rules apply (checks-only, fifty-move rule); the position is restored
 /// before returning.
 pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
-    // Only the attacker's mates in one are worth looking for (the defender's are rare, and the
-    // search finds them a ply later): 10 to 24% less time on chess-mates-random.epd.
-    let mate_in_one_for = chess.mate_in_one_for();
-    chess.set_mate_in_one_for(Some(attacker));
+    // The attacker's knowledge for the attacker only: the defender's mates in one are rare (the
+    // search finds them a ply later; 10 to 24% less time on chess-mates-random.epd), and the
+    // flight-square estimate measures the attacker's task (README's chess section).
+    let previous_attacker = chess.attacker();
+    chess.set_attacker(Some(attacker));
     let report = solve_mate_inner(chess, attacker, config);
-    chess.set_mate_in_one_for(mate_in_one_for);
+    chess.set_attacker(previous_attacker);
     report
 }
 

@@ -1,18 +1,19 @@
 //! Chess on the [`cozy_chess`] move generator: the question "can this side force checkmate?".
 //!
 //! [`Chess`] is one position with make/unmake. cozy-chess boards are copy-make, so the game
-//! keeps a stack of boards and [`undo`](Game::undo) pops one. Moves are [`Move`], a packed
-//! 16-bit integer. White is [`Player::First`], Black [`Player::Second`].
+//! keeps a stack of boards (each with the game's own Zobrist hash, see `zobrist.rs`) and
+//! [`undo`](Game::undo) pops one. Moves are [`Move`], a packed 16-bit integer. White is [`Player::First`], Black [`Player::Second`].
 //!
 //! # The game the solver sees
 //! - **Checkmate** is a loss for the side to move; **stalemate** is a draw. A search for
 //!   attacker X ([`proofnum::Dfpn::solve`] with X's player) therefore answers "can X force
 //!   checkmate?": draws and X's own loss disprove.
 //! - **Repetitions** are draws ([`RepetitionRule::Draw`]): a line that comes back to a position
-//!   on its own path ends there, drawn. The hash is cozy-chess's Zobrist hash of the pieces,
-//!   the side to move, the castling rights and the en passant file (set by cozy-chess after
-//!   every double pawn push, capturable or not: the position after a double push can never
-//!   repeat, so this only costs a few transpositions).
+//!   on its own path ends there, drawn. The hash is a Zobrist hash of the pieces, the side to
+//!   move, the castling rights and the en passant file (set by cozy-chess after every double
+//!   pawn push, capturable or not: the position after a double push can never repeat, so this
+//!   only costs a few transpositions), kept by the game so that [`Game::peek`] can tell a
+//!   child's hash without playing the move.
 //! - **The fifty-move rule** is off by default ([`Rules::fifty_move_rule`]). With it, a
 //!   position whose halfmove clock reached 100 is a draw unless the side to move is mated, and
 //!   the clock is part of the position (and of the hash), so no position repeats any more:
@@ -33,6 +34,7 @@
 mod check;
 mod knowledge;
 pub mod mate;
+mod zobrist;
 
 pub mod notation;
 
@@ -161,15 +163,17 @@ pub struct Rules {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Chess {
-    /// The boards of the line played so far; the last one is the current position.
-    boards: Vec<Board>,
+    /// The boards of the line played so far with their hashes (`zobrist::key_of`); the last
+    /// one is the current position.
+    boards: Vec<(Board, u64)>,
     rules: Rules,
     knowledge: Knowledge,
     /// The legal move count `outcome` found for the position with this Zobrist hash, for the
     /// `estimate` the search asks next (one move generation instead of two).
     legal_moves_seen: Cell<Option<(u64, u32)>>,
-    /// When set, `outcome` looks only for this side's mates in one.
-    mate_in_one_for: Option<Player>,
+    /// When set, the attacker's knowledge (mates in one, the flight-square estimate) goes to
+    /// this side only.
+    attacker: Option<Player>,
 }
 
 impl PartialEq for Chess {
@@ -190,13 +194,14 @@ impl Chess {
     /// The game from `board`, with default rules and every piece of knowledge.
     pub fn new(board: Board) -> Chess {
         let mut boards = Vec::with_capacity(RESERVED_PLIES);
-        boards.push(board);
+        let key = zobrist::key_of(&board);
+        boards.push((board, key));
         Chess {
             boards,
             rules: Rules::default(),
             knowledge: Knowledge::ALL,
             legal_moves_seen: Cell::new(None),
-            mate_in_one_for: None,
+            attacker: None,
         }
     }
 
@@ -238,17 +243,25 @@ impl Chess {
         self
     }
 
-    /// Looks for mates in one ([`Knowledge::MATE_IN_ONE`]) only where `side` is to move (`None`:
-    /// for both sides, the default). In a search for attacker X, the defender's own mates in one
-    /// are rare and the search finds them a ply later, so checking only X's saves time; the
-    /// value of every position is the same either way. [`mate::solve_mate`] sets it.
-    pub fn set_mate_in_one_for(&mut self, side: Option<Player>) {
-        self.mate_in_one_for = side;
+    /// Names the side trying to mate (`None`: both, the default): mates in one
+    /// ([`Knowledge::MATE_IN_ONE`]) are then looked for, and the estimate's flight squares
+    /// ([`Knowledge::ESTIMATE`]) counted, only where it is to move. In a search for attacker
+    /// X, the defender's own mates in one are rare and the search finds them a ply later, and
+    /// the flight squares say how hard X's mate is, not how hard the defence; the value of
+    /// every position is the same either way. [`mate::solve_mate`] sets it.
+    pub fn set_attacker(&mut self, side: Option<Player>) {
+        self.attacker = side;
     }
 
-    /// The side whose mates in one `outcome` looks for (`None`: both).
-    pub fn mate_in_one_for(&self) -> Option<Player> {
-        self.mate_in_one_for
+    /// The side set by [`set_attacker`](Chess::set_attacker) (`None`: both).
+    pub fn attacker(&self) -> Option<Player> {
+        self.attacker
+    }
+
+    /// True when `side` gets the attacker's knowledge.
+    #[inline]
+    fn is_attacker(&self, side: Player) -> bool {
+        self.attacker.is_none_or(|attacker| attacker == side)
     }
 
     /// Switches the knowledge in use.
@@ -270,7 +283,13 @@ impl Chess {
     #[inline]
     pub fn board(&self) -> &Board {
         // The stack is never empty: `new` pushes the root and `undo` never pops it.
-        &self.boards[self.boards.len() - 1]
+        &self.boards[self.boards.len() - 1].0
+    }
+
+    /// The current position's Zobrist hash (without the fifty-move rule's clock).
+    #[inline]
+    pub(crate) fn key(&self) -> u64 {
+        self.boards[self.boards.len() - 1].1
     }
 
     /// Plies played since the game was made (by [`Game::play`], not yet taken back).
@@ -319,10 +338,10 @@ impl Chess {
 
     /// The halfmove clock's contribution to the hash (fifty-move rule only).
     #[inline]
-    fn clock_key(&self) -> u64 {
+    fn clock_key(&self, clock: u8) -> u64 {
         if self.rules.fifty_move_rule {
             // Any injective, well-spread function of the clock (0..=100) will do.
-            u64::from(self.board().halfmove_clock() + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            u64::from(clock + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         } else {
             0
         }
@@ -343,6 +362,9 @@ impl MoveCodec for Chess {
 impl Game for Chess {
     type Move = Move;
     const REPETITION_RULE: RepetitionRule = RepetitionRule::Draw;
+    /// `outcome` and `estimate` generate moves and look for mates in one: a table probe is
+    /// far cheaper than asking again.
+    const REMEMBER_LEAVES: bool = true;
 
     #[inline]
     fn side_to_move(&self) -> Player {
@@ -351,7 +373,7 @@ impl Game for Chess {
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.board().hash() ^ self.clock_key()
+        self.key() ^ self.clock_key(self.board().halfmove_clock())
     }
 
     fn outcome(&self) -> Outcome {
@@ -388,9 +410,26 @@ impl Game for Chess {
 
     #[inline]
     fn play(&mut self, mv: Move) {
+        let key = zobrist::key_after(self.board(), self.key(), mv.to_cozy());
         let mut next = self.board().clone();
         next.play_unchecked(mv.to_cozy());
-        self.boards.push(next);
+        self.boards.push((next, key));
+    }
+
+    /// The child's hash from the move alone (`zobrist::key_after`), without playing it.
+    #[inline]
+    fn peek(&mut self, mv: Move) -> (u64, Player) {
+        let board = self.board();
+        let cozy = mv.to_cozy();
+        let mut hash = zobrist::key_after(board, self.key(), cozy);
+        if self.rules.fifty_move_rule {
+            // cozy-chess's clock rule: a pawn move or a capture (castling is none) resets it.
+            let clock = board.halfmove_clock();
+            let capture = board.colors(!board.side_to_move()).has(cozy.to);
+            let resets = capture || board.pieces(Piece::Pawn).has(cozy.from);
+            hash ^= self.clock_key(if resets { 0 } else { (clock + 1).min(100) });
+        }
+        (hash, self.side_to_move().opponent())
     }
 
     #[inline]

@@ -92,31 +92,34 @@ fn a_silent_rank_is_given_up_and_its_jobs_go_to_the_others() {
 
 #[test]
 fn a_late_result_for_a_job_given_up_is_refused() {
-    let game = TicTacToe::default();
+    // README's first position (First, to move, wins): long enough a solve to outlast the wait.
+    let game = ConnectFour::from_moves("444444").unwrap();
     let mut links = LocalLink::connect(3);
-    // Rank 2 answers its first job only after it has been given up, with a false claim.
+    let (tell, told) = std::sync::mpsc::channel();
+    // Rank 2 holds its first job until it has surely been given up, then answers it with a
+    // false claim while the search still runs (rank 1, watched, is still being sent jobs).
     let late = links.pop().expect("rank 2");
     let hash = game.hash();
+    let timeout = Duration::from_millis(100);
     std::thread::spawn(move || {
-        let mut epoch = 0;
         loop {
             let Some((_, words)) = late.receive(Duration::from_millis(10)) else {
                 continue;
             };
             match Message::decode(&words) {
                 Ok(Message::Start(s)) => {
-                    epoch = s.epoch;
                     let hello = Message::Hello {
-                        epoch,
+                        epoch: s.epoch,
                         root_hash: hash,
                         slots: 1,
                     };
                     late.send(0, &hello.encode());
                 }
                 Ok(Message::Job(order)) => {
-                    std::thread::sleep(Duration::from_millis(600));
+                    let taken = std::time::Instant::now();
+                    while told.recv().is_ok() && taken.elapsed() < 3 * timeout {}
                     let lie = Message::Done(JobDone {
-                        epoch,
+                        epoch: order.epoch,
                         slot: order.slot,
                         ticket: order.ticket,
                         status: proofnum::Status::Proven,
@@ -128,37 +131,44 @@ fn a_late_result_for_a_job_given_up_is_refused() {
                         solved: Vec::new(),
                     });
                     late.send(0, &lie.encode());
+                    return;
                 }
                 _ => {}
             }
         }
     });
-    let link = workers(links, &game);
-    let mut s = settings(3);
-    s.parallel.split_work = 0;
-    s.parallel.max_depth = 9;
-    s.parallel.max_moves = 9;
-    s.rank_timeout = Duration::from_millis(200);
+    let watched = links.pop().expect("rank 1");
+    let worker_game = game;
+    std::thread::spawn(move || {
+        let link = Watching {
+            link: watched,
+            seen: std::sync::Mutex::new(tell),
+            after_epoch: 0,
+        };
+        serve(&link, &worker_game, 1)
+    });
+    let link = links.pop().expect("rank 0");
+    let mut s = settings(2000);
+    s.rank_timeout = timeout;
     let mut coordinator = Coordinator::new(&link, s).unwrap();
-    // Slow enough that the late answer arrives while the search still runs.
-    let mut limits = ParallelLimits::none();
     let r = coordinator
-        .solve(&game, Player::First, &mut limits, None)
+        .solve(&game, Player::First, &mut ParallelLimits::none(), None)
         .unwrap();
-    assert_eq!(
-        r.status,
-        proofnum::Status::Disproven,
-        "tic-tac-toe is a draw"
-    );
+    assert_eq!(r.status, proofnum::Status::Proven);
     assert!(r.stats.ranks[2].lost);
+    assert_eq!(
+        r.stats.stale_results, 1,
+        "the late result came and was refused"
+    );
     coordinator.finish();
 }
 
-/// A link that tells `seen` the epoch of the first job it receives in each search after the
-/// first: a test's way of acting while a later search runs.
+/// A link that tells `seen` the epoch of every job it receives in searches after
+/// `after_epoch`: a test's way of acting while a search runs.
 struct Watching {
     link: LocalLink,
     seen: std::sync::Mutex<std::sync::mpsc::Sender<u64>>,
+    after_epoch: u64,
 }
 
 impl Link for Watching {
@@ -177,7 +187,7 @@ impl Link for Watching {
     fn receive(&self, wait: Duration) -> Option<(usize, Vec<u64>)> {
         let got = self.link.receive(wait)?;
         if let Ok(Message::Job(order)) = Message::decode(&got.1)
-            && order.epoch > 1
+            && order.epoch > self.after_epoch
         {
             let _ = self.seen.lock().unwrap().send(order.epoch);
         }
@@ -234,6 +244,7 @@ fn a_late_result_from_a_rank_given_up_in_an_earlier_search_is_dropped() {
         let link = Watching {
             link: watched,
             seen: std::sync::Mutex::new(tell),
+            after_epoch: 1,
         };
         serve(&link, &TicTacToe::default(), 1)
     });

@@ -4,6 +4,8 @@
 //! ```sh
 //! # A suite from Stockfish-vs-weakened-Stockfish games (proofnum takes no part)
 //! cargo run --release --example chesssuite -- generate --seed 1 --nodes 1000000 > mates.epd
+//! # proofnum alone on the mates of 5+ moves, counted (MID calls, positions; a MID budget)
+//! cargo run --release --example chesssuite -- prove games/suites/chess-mates.epd --max-mid 300000
 //! ```
 
 mod bench;
@@ -21,7 +23,10 @@ fn usage() -> ! {
          \x20                         [--per-bucket-mated K] [--no-mate K] [--min-mate N] [--max-games G]\n\
          \x20      chesssuite run FILE.epd [--table-mib M] [--cap SECONDS] [--oracle-max K]\n\
          \x20                         [--oracle-nodes N] [--checks-only] [--referee]\n\
-         \x20      chesssuite bench FILE.epd [--min-mate N] [--cap SECONDS] [--runs R] [--memory-mib M]"
+         \x20      chesssuite bench FILE.epd [--min-mate N] [--cap SECONDS] [--runs R] [--memory-mib M]\n\
+         \x20      chesssuite prove FILE.epd [--min-mate N] [--max-mate N] [--ids A,B,..] [--max-mid N]\n\
+         \x20                         [--table-mib M] [--epsilon A/B] [--weak-delta] [--stale] [--checks-only]\n\
+         \x20                         [--without mate-in-one|cannot-win|order|estimate] [--checks-first MID]"
     );
     std::process::exit(2)
 }
@@ -158,6 +163,8 @@ fn main() {
                 table_mib: 64.0,
                 config: proofnum::DfpnConfig::default(),
                 checks_only: false,
+                knowledge: proofnum_games::chess::Knowledge::ALL,
+                checks_first: 0,
             };
             let mut i = 2;
             while i < args.len() {
@@ -165,6 +172,14 @@ fn main() {
                 match args[i].as_str() {
                     "--min-mate" => options.min_mate = parse(value),
                     "--max-mate" => options.max_mate = parse(value),
+                    "--without" => {
+                        let name = value.unwrap_or_else(|| usage());
+                        let (_, rule) = proofnum_games::chess::Knowledge::EACH
+                            .into_iter()
+                            .find(|(n, _)| n == name)
+                            .unwrap_or_else(|| usage());
+                        options.knowledge = options.knowledge.without(rule);
+                    }
                     "--ids" => {
                         options.ids = value
                             .unwrap_or_else(|| usage())
@@ -173,6 +188,7 @@ fn main() {
                             .collect()
                     }
                     "--max-mid" => options.max_mid_calls = parse(value),
+                    "--checks-first" => options.checks_first = parse(value),
                     "--table-mib" => options.table_mib = parse(value),
                     "--epsilon" => {
                         options.config.epsilon = value

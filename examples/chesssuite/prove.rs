@@ -7,6 +7,8 @@
 use proofnum::{DfpnConfig, Epsilon, Reason, Status};
 
 use crate::epd::Line;
+use proofnum_games::chess::Knowledge;
+
 use crate::solve::Solver;
 
 /// What `prove` measures.
@@ -25,6 +27,10 @@ pub struct Options {
     pub config: DfpnConfig,
     /// Checks-only mode (mates by checks only).
     pub checks_only: bool,
+    /// The chess knowledge in use.
+    pub knowledge: Knowledge,
+    /// MID calls of a checks-only search before the full one (0: none).
+    pub checks_first: u64,
 }
 
 /// Parses `--epsilon A/B`.
@@ -51,19 +57,22 @@ pub fn prove(path: &str, lines: &[Line], options: &Options) -> Result<(), String
         .collect();
     println!(
         "{path}: {} lines with the side to move mating in {} to {}; budget {} MID calls, \
-         table {} MiB, {:?}",
+         table {} MiB, {:?}, {:?}",
         lines.len(),
         options.min_mate,
         options.max_mate,
         options.max_mid_calls,
         options.table_mib,
-        options.config
+        options.config,
+        options.knowledge
     );
     println!(
         "{:<14} {:>4} {:>10} {:>12} {:>12} {:>12} {:>9}",
         "id", "N", "status", "MID calls", "positions", "table hits", "seconds"
     );
     let mut solver = Solver::new(options.table_mib, options.checks_only);
+    solver.knowledge = options.knowledge;
+    solver.checks_first = options.checks_first;
     let (mut proven, mut mid, mut nodes, mut seconds) = (0, 0, 0, 0.0);
     let mut per_line = Vec::new();
     for line in &lines {

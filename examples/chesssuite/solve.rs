@@ -8,7 +8,7 @@ use cozy_chess::Color;
 use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits, Status};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
-use proofnum_games::chess::{self, Chess, MAX_MOVES};
+use proofnum_games::chess::{self, Chess, Knowledge, MAX_MOVES};
 
 /// The deepest line df-pn may walk (plies) in the benchmark's proofs.
 pub const MAX_DEPTH: usize = 400;
@@ -65,6 +65,10 @@ pub struct Solver {
     stack_memory: Vec<u8>,
     /// Checks-only mode (mates by checks only).
     pub checks_only: bool,
+    /// The chess knowledge in use (all by default).
+    pub knowledge: Knowledge,
+    /// MID calls of a checks-only search tried before the full one (0: none).
+    pub checks_first: u64,
 }
 
 impl Solver {
@@ -74,13 +78,17 @@ impl Solver {
             table_memory: vec![0u8; (table_mib * (1 << 20) as f64) as usize],
             stack_memory: vec![0u8; Dfpn::<Chess>::stack_bytes(MAX_DEPTH, MAX_MOVES)],
             checks_only,
+            knowledge: Knowledge::ALL,
+            checks_first: 0,
         }
     }
 
     /// The position, set up as `solve_mate` sets it: mate-in-one detection for the attacker
     /// only, checks-only mode when asked.
     fn game(&self, fen: &str, attacker: Color) -> Result<Chess, String> {
-        let mut game = Chess::from_fen(fen).map_err(|e| e.to_string())?;
+        let mut game = Chess::from_fen(fen)
+            .map_err(|e| e.to_string())?
+            .with_knowledge(self.knowledge);
         game.set_attacker(Some(chess::player(attacker)));
         Ok(if self.checks_only {
             game.with_checks_only(chess::player(attacker))
@@ -144,7 +152,27 @@ impl Solver {
             max_work: max_mid_calls,
             ..Limits::none()
         };
-        let result = dfpn.solve(&mut game, chess::player(attacker), &mut table, &mut limits);
+        let mut checks_mid_calls = 0;
+        if self.checks_first > 0 && !self.checks_only {
+            let mut checks = game.clone().with_checks_only(chess::player(attacker));
+            let mut first = Limits {
+                max_work: self.checks_first,
+                ..Limits::none()
+            };
+            let r = dfpn.solve(&mut checks, chess::player(attacker), &mut table, &mut first);
+            checks_mid_calls = r.stats.mid_calls;
+            if r.status == Status::Proven {
+                return Ok(Proved {
+                    status: r.status,
+                    mid_calls: r.stats.mid_calls,
+                    nodes: r.stats.nodes,
+                    table_hits: r.stats.table.hits,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+        }
+        let mut result = dfpn.solve(&mut game, chess::player(attacker), &mut table, &mut limits);
+        result.stats.mid_calls += checks_mid_calls;
         Ok(Proved {
             status: result.status,
             mid_calls: result.stats.mid_calls,

@@ -148,8 +148,9 @@ fn the_fifty_move_rule_draws_a_mate_that_comes_too_late() {
     let solve_with = |clock: u32, fifty: bool| {
         let fen = format!("3Q4/5K2/8/8/8/8/8/4k3 b - - {clock} 1");
         let mut chess = Chess::from_fen(&fen).unwrap().with_fifty_move_rule(fifty);
-        // The disproof at 90 exhausts every line of the last ten moves: 8.4 M positions with
-        // the flight-square estimate (1.4 M without it).
+        // The disproof at 90 exhausts every line of the last ten moves: 7.3 M positions with
+        // the estimates of the attacker's flight squares and the defender's king moves (1.4 M
+        // with the plain move counts).
         let config = MateConfig {
             max_nodes: 20_000_000,
             ..config()

@@ -24,7 +24,8 @@
 //!   check, the game ends as a draw there (the attacker failed). The defender plays every
 //!   legal move. A proof in this game is a proof in chess (the attacker's strategy is legal
 //!   there, the defender's options are the same), and it is a mate *by checks*; a disproof
-//!   only says there is no mate by checks.
+//!   only says there is no mate by checks. The mode is part of the hash, so the two games
+//!   can share a table.
 //!
 //! What the game knows without search ([`Knowledge`]: mate in one, material that cannot mate,
 //! move order, df-pn+ estimates) is described in `knowledge.rs`; mate distances ("mate in N",
@@ -336,6 +337,18 @@ impl Chess {
         self.rules.checks_only == Some(who)
     }
 
+    /// Checks-only mode's contribution to the hash: the two games give the same position
+    /// different values, so their results must not meet in a shared table (arbitrary
+    /// constants, one per attacker).
+    #[inline]
+    fn rules_key(&self) -> u64 {
+        match self.rules.checks_only {
+            None => 0,
+            Some(Player::First) => 0x5851_F42D_4C95_7F2D,
+            Some(Player::Second) => 0x1405_7B7E_F767_814F,
+        }
+    }
+
     /// The halfmove clock's contribution to the hash (fifty-move rule only).
     #[inline]
     fn clock_key(&self, clock: u8) -> u64 {
@@ -373,7 +386,7 @@ impl Game for Chess {
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.key() ^ self.clock_key(self.board().halfmove_clock())
+        self.key() ^ self.clock_key(self.board().halfmove_clock()) ^ self.rules_key()
     }
 
     fn outcome(&self) -> Outcome {
@@ -421,7 +434,7 @@ impl Game for Chess {
     fn peek(&mut self, mv: Move) -> (u64, Player) {
         let board = self.board();
         let cozy = mv.to_cozy();
-        let mut hash = zobrist::key_after(board, self.key(), cozy);
+        let mut hash = zobrist::key_after(board, self.key(), cozy) ^ self.rules_key();
         if self.rules.fifty_move_rule {
             // cozy-chess's clock rule: a pawn move or a capture (castling is none) resets it.
             let clock = board.halfmove_clock();

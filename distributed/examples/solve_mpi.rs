@@ -13,8 +13,9 @@
 //! (As root, mpirun needs `--allow-run-as-root`; with more ranks than cores, `--oversubscribe`.)
 //! The options are `proofnum`'s (`--table-mib` is each rank's table, `--threads` each worker
 //! rank's job threads) and the distributed ones below. Signals to rank 0: SIGUSR1 writes a
-//! checkpoint at once; SIGINT stops the search (and writes one); SIGTERM, which `mpirun` sends
-//! when a rank has died, ends the run at once with the last checkpoint named.
+//! checkpoint at once; SIGINT stops the search (and writes one; Ctrl-C at `mpirun` is not that:
+//! mpirun then ends every rank with SIGTERM); SIGTERM, which `mpirun` sends when a rank has
+//! died, ends the run at once with the last checkpoint named.
 //!
 //! Exit codes: `proofnum`'s (0 answered, 1 stopped by a limit, 2 bad input, 3 `--verify`
 //! refuted), and 4 when the run failed (a rank lost, a checkpoint that cannot be used, the run
@@ -332,7 +333,8 @@ impl Run<'_> {
                 // what survives, and leave at once (the runtime kills what remains).
                 eprintln!(
                     "error: the run was ended from outside (SIGTERM; mpirun sends it when a rank \
-                     exits or is killed){}",
+                     exits or is killed, or on Ctrl-C: to stop with a checkpoint, send SIGINT to \
+                     rank 0 alone){}",
                     match &m.checkpoint {
                         Some(p) if p.exists() => format!(
                             "; the last checkpoint is {}: continue with --checkpoint {} --resume",

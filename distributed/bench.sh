@@ -11,13 +11,15 @@
 #   RUNS=5 RANKS="1 3" TABLE_MIB=256 distributed/bench.sh
 #
 # Runs on demand (not in CI). As root, mpirun needs --allow-run-as-root; with more ranks than
-# cores, --oversubscribe: both are passed.
+# cores, --oversubscribe: both are passed. Each run has a deadline (CAP seconds, default 600),
+# so that a hang ends the benchmark with an error instead of stalling it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
 ranks=${RANKS:-1 2 4}
 table_mib=${TABLE_MIB:-64}
 extra=${EXTRA:-}
+cap=${CAP:-600}
 cargo build --release -p proofnum-mpi --example solve_mpi >/dev/null 2>&1
 mpirun=(mpirun --oversubscribe --bind-to none)
 if [ "$(id -u)" = 0 ]; then mpirun+=(--allow-run-as-root); fi
@@ -37,7 +39,7 @@ for round in $(seq "$runs"); do
     for p in "${positions[@]}"; do
         read -r game position attacker <<<"$p"
         for np in $ranks; do
-            out=$("${mpirun[@]}" -np "$np" target/release/examples/solve_mpi "$game" "$position" \
+            out=$(timeout "$cap" "${mpirun[@]}" -np "$np" target/release/examples/solve_mpi "$game" "$position" \
                 --attacker "$attacker" --threads 1 --table-mib "$table_mib" --quiet $extra)
             # One line per run: position np mid time idle jobs messages bytes ops/s answer
             echo "$out" | awk -v pos="$game ${position:0:12}" -v np="$np" '

@@ -31,7 +31,7 @@ use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, Tabl
 pub const PROTOCOL: u64 = 5;
 
 /// Job messages stay under this many bytes for paths of up to 64 moves with codes under 256
-/// and nothing forwarded (11 words: 88 bytes and the moves). It matters because MPI's send
+/// and nothing forwarded (9 words, 72 bytes, and the moves eight to a word: 136 bytes for 64). It matters because MPI's send
 /// may wait until the receiver takes a larger message: Open MPI's shared-memory transport
 /// sends up to 256 bytes, its header included, without waiting (`btl_vader_max_inline_send`),
 /// and completes a larger send only when the receiver's next MPI call takes it, which for a

@@ -83,6 +83,10 @@ pub enum Error {
     RanksLost(Vec<usize>),
     /// There is no job slot at all: one rank and no coordinator threads.
     NoWorkers,
+    /// The settings ask for what no job slot can have: more threads than
+    /// [`proofnum::parallel::MAX_THREADS`], or a df-pn stack deeper or wider than a
+    /// [`proofnum::Dfpn`] can be built for.
+    Settings(&'static str),
     /// A table could not be made or loaded.
     Table(proofnum::TableError),
     /// Memory for a table could not be had.
@@ -113,6 +117,7 @@ impl fmt::Display for Error {
             Error::NoWorkers => f.write_str(
                 "no job slots: with a single rank the coordinator needs job threads of its own",
             ),
+            Error::Settings(what) => write!(f, "unusable settings: {what}"),
             Error::Table(e) => write!(f, "table: {e}"),
             Error::Memory => f.write_str("out of memory for a table"),
             Error::Checkpoint(e) => write!(f, "checkpoint: {e}"),
@@ -124,6 +129,26 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Checks what every job slot will be built with (as [`proofnum::ParallelSolver::new`] does
+/// for its threads): `threads` job threads (0: one per core), df-pn stacks of `max_depth`
+/// plies and `max_moves` moves.
+pub(crate) fn check_slots(threads: usize, max_depth: usize, max_moves: usize) -> Result<(), Error> {
+    let config = proofnum::ParallelConfig {
+        threads,
+        max_depth,
+        max_moves,
+        ..proofnum::ParallelConfig::default()
+    };
+    proofnum::ParallelSolver::new(config)
+        .map(|_| ())
+        .map_err(|_| {
+            Error::Settings(
+                "job threads above proofnum::parallel::MAX_THREADS, or a df-pn stack beyond \
+                 proofnum::dfpn::MAX_STACK_DEPTH plies, without moves, or of more than 2^32 children",
+            )
+        })
+}
 
 impl From<CheckpointError> for Error {
     fn from(e: CheckpointError) -> Self {

@@ -225,14 +225,19 @@ fn run_slot<G: Game + MoveCodec>(
     orders: Receiver<JobOrder>,
     done: Sender<JobDone>,
 ) {
-    let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(settings.max_depth, settings.max_moves)];
+    // A stack the allocator cannot give, or that cannot be built, makes every job end with
+    // `MemoryLimit` (never an abort).
+    let mut stack = Vec::new();
+    let bytes = Dfpn::<G>::stack_bytes(settings.max_depth, settings.max_moves);
+    if stack.try_reserve_exact(bytes).is_ok() {
+        stack.resize(bytes, 0u8);
+    }
     let dfpn = Dfpn::<G>::new(
         &mut stack,
         settings.max_depth,
         settings.max_moves,
         settings.dfpn,
     );
-    // A stack that cannot be built makes every job end with `MemoryLimit`.
     let mut dfpn = dfpn.ok();
     let mut handle = table.handle();
     let mut moves = vec![G::Move::default(); settings.max_moves];

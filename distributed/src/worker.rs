@@ -88,6 +88,11 @@ where
     L: Link,
 {
     let began = Instant::now();
+    let depth = usize::try_from(start.max_depth).unwrap_or(usize::MAX);
+    let moves = usize::try_from(start.max_moves).unwrap_or(usize::MAX);
+    let threads = usize::try_from(start.threads).unwrap_or(usize::MAX);
+    crate::check_slots(threads, depth, moves)
+        .map_err(|_| Error::Protocol("a solve whose job slots cannot be built"))?;
     let fresh = start.new_root || memory.len() as u64 != start.table_bytes;
     if memory.len() as u64 != start.table_bytes {
         *memory = Vec::new();

@@ -502,3 +502,28 @@ fn one_rank_without_job_threads_has_no_one_to_run_jobs() {
     );
     assert!(matches!(r, Err(Error::NoWorkers)), "{r:?}");
 }
+
+#[test]
+fn settings_no_stack_can_hold_are_refused() {
+    let links = LocalLink::connect(1);
+    for (max_depth, max_moves, threads) in [(1 << 40, 7, 1), (42, 0, 1), (42, 7, 1 << 20)] {
+        let mut s = settings(500);
+        s.parallel.max_depth = max_depth;
+        s.parallel.max_moves = max_moves;
+        s.parallel.threads = threads;
+        s.coordinator_threads = 1;
+        match Coordinator::new(&links[0], s) {
+            Err(Error::Settings(_)) => {}
+            Err(e) => panic!("another error: {e}"),
+            Ok(mut c) => {
+                let r = c.solve(
+                    &TicTacToe::default(),
+                    Player::First,
+                    &mut ParallelLimits::none(),
+                    None,
+                );
+                panic!("accepted {max_depth} plies of {max_moves} moves: {r:?}");
+            }
+        }
+    }
+}

@@ -147,6 +147,9 @@ impl<'l, L: Link> Coordinator<'l, L> {
         if link.rank() != COORDINATOR {
             return Err(Error::Protocol("the coordinator runs on rank 0"));
         }
+        let p = &settings.parallel;
+        crate::check_slots(p.threads, p.max_depth, p.max_moves)?;
+        crate::check_slots(settings.coordinator_threads, p.max_depth, p.max_moves)?;
         let mut memory = Vec::new();
         memory
             .try_reserve_exact(settings.table_bytes)

@@ -247,7 +247,16 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 frames.saturating_mul(max_moves),
             ))
             .saturating_add(bytes_for::<G::Move>(max_moves))
-            .saturating_add(bytes_for::<(u64, Player)>(max_moves))
+            .saturating_add(match Self::peek_slots(max_moves) {
+                0 => 0,
+                slots => bytes_for::<(u64, Player)>(slots),
+            })
+    }
+
+    /// Slots of the peek buffer: only games that remember leaves keep their peeks, so the
+    /// others (every game of the C ABI) pay no memory for it.
+    const fn peek_slots(max_moves: usize) -> usize {
+        if G::REMEMBER_LEAVES { max_moves } else { 0 }
     }
 
     /// Bytes of stack memory per ply for positions of up to `max_moves` moves.
@@ -272,7 +281,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let frames = carver.take_filled(max_depth + 1, Frame::EMPTY);
         let children = carver.take_filled(slots, Child::default());
         let scratch = carver.take_filled(max_moves, G::Move::default());
-        let peeks = carver.take_filled(max_moves, (0, Player::First));
+        let peeks = carver.take_filled(Self::peek_slots(max_moves), (0, Player::First));
         carver.finish()?;
         let (Some(frames), Some(children), Some(scratch), Some(peeks)) =
             (frames, children, scratch, peeks)

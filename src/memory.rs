@@ -69,6 +69,10 @@ impl<'a> Carver<'a> {
     /// On failure the carver remembers it, and [`finish`](Carver::finish) reports the total
     /// that would have been needed, so callers can carve several regions and check once.
     pub fn take<T>(&mut self, count: usize) -> Option<&'a mut [MaybeUninit<T>]> {
+        if count == 0 {
+            // Nothing to place, so no padding either.
+            return Some(&mut []);
+        }
         let rest = core::mem::take(&mut self.rest);
         let pad = rest.as_ptr().align_offset(align_of::<T>());
         let Some(len) = count.checked_mul(size_of::<T>()) else {
@@ -153,5 +157,15 @@ mod tests {
             assert!(c.take::<u64>(3).is_some(), "start offset {start}");
             assert!(c.finish().is_ok());
         }
+    }
+
+    #[test]
+    fn taking_nothing_needs_no_bytes() {
+        // An odd start and no room at all: an empty region still fits, with no padding.
+        let mut buf = [0u8; 9];
+        let mut c = Carver::new(&mut buf[1..2]);
+        assert_eq!(c.take::<u8>(1).map(|r| r.len()), Some(1));
+        assert_eq!(c.take::<u64>(0).map(|r| r.len()), Some(0));
+        assert!(c.finish().is_ok());
     }
 }

@@ -7,8 +7,11 @@
 //! and walks back. A path that does not replay ends the job with [`Reason::GameError`]: a
 //! rank never plays a move its game did not generate.
 
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::Scope;
 use std::time::{Duration, Instant};
 
@@ -53,6 +56,9 @@ pub struct Pool<'s> {
     pub jobs: u64,
     /// Nanoseconds the slots spent in jobs.
     pub busy_ns: u64,
+    /// The panic of a slot thread (its game panicked), for [`finished`](Pool::finished) to
+    /// pass on: a slot that died would otherwise be waited for forever.
+    panic: Arc<Mutex<Option<Box<dyn Any + Send>>>>,
 }
 
 /// Makes the slots' stop flags before the threads that read them.
@@ -75,13 +81,20 @@ impl<'env> Pool<'env> {
         G: Game + MoveCodec + Clone + Send + Sync,
     {
         let (done_tx, done) = channel();
+        let panic = Arc::new(Mutex::new(None));
         let mut orders = Vec::new();
         for (slot, stop) in stops.iter().enumerate() {
             let (tx, rx) = channel::<JobOrder>();
             orders.push(tx);
             let done_tx = done_tx.clone();
+            let panic = Arc::clone(&panic);
             scope.spawn(move || {
-                run_slot(slot, game.clone(), table, settings, stop, rx, done_tx);
+                let run = || run_slot(slot, game.clone(), table, settings, stop, rx, done_tx);
+                // The slot's state dies with it; only the payload is kept, for the caller.
+                if let Err(payload) = std::panic::catch_unwind(AssertUnwindSafe(run)) {
+                    let mut first = panic.lock().unwrap_or_else(PoisonError::into_inner);
+                    first.get_or_insert(payload);
+                }
             });
         }
         Pool {
@@ -91,6 +104,7 @@ impl<'env> Pool<'env> {
             running: vec![0; stops.len()],
             jobs: 0,
             busy_ns: 0,
+            panic,
         }
     }
 
@@ -115,8 +129,18 @@ impl<'env> Pool<'env> {
         let _ = self.orders[slot].send(order);
     }
 
-    /// A finished job, waiting at most `wait` for one.
+    /// A finished job, waiting at most `wait` for one. When a slot's game has panicked, the
+    /// panic goes on here, in the caller's thread (dropping the pool then ends the other
+    /// slots), as the threaded solver hands its caller a worker's panic.
     pub fn finished(&mut self, wait: Duration) -> Option<JobDone> {
+        let panicked = self
+            .panic
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(payload) = panicked {
+            std::panic::resume_unwind(payload);
+        }
         let done = if wait.is_zero() {
             self.done.try_recv().ok()
         } else {

@@ -527,3 +527,64 @@ fn settings_no_stack_can_hold_are_refused() {
         }
     }
 }
+
+/// Tic-tac-toe whose `play` panics on the centre: a game with a bug.
+#[derive(Clone, Default)]
+struct Panicky(TicTacToe);
+
+impl Game for Panicky {
+    type Move = u8;
+    fn side_to_move(&self) -> Player {
+        self.0.side_to_move()
+    }
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+    fn outcome(&self) -> proofnum::Outcome {
+        self.0.outcome()
+    }
+    fn generate_moves(&self, moves: &mut proofnum::MoveList<'_, u8>) {
+        self.0.generate_moves(moves)
+    }
+    fn play(&mut self, mv: u8) {
+        assert_ne!(mv, 4, "a game with a bug");
+        self.0.play(mv)
+    }
+    fn undo(&mut self, mv: u8) {
+        self.0.undo(mv)
+    }
+}
+
+impl proofnum::MoveCodec for Panicky {
+    fn encode_move(mv: u8) -> u64 {
+        TicTacToe::encode_move(mv)
+    }
+    fn decode_move(code: u64) -> Option<u8> {
+        TicTacToe::decode_move(code)
+    }
+}
+
+#[test]
+fn a_game_that_panics_in_a_job_thread_of_rank_0_does_not_hang_the_solve() {
+    let links = LocalLink::connect(1);
+    let mut s = settings(500);
+    s.parallel.max_depth = 9;
+    s.parallel.max_moves = 9;
+    s.coordinator_threads = 1;
+    let mut c = Coordinator::new(&links[0], s).unwrap();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        c.solve(
+            &Panicky::default(),
+            Player::First,
+            &mut ParallelLimits::none(),
+            None,
+        )
+    }));
+    let payload = r.expect_err("the game's panic reaches the caller");
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    assert!(message.contains("a game with a bug"), "{message}");
+}

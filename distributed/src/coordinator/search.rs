@@ -45,7 +45,12 @@ pub(super) struct Run<'r, 'p, M> {
     /// The jobs every slot has, by rank: the one it runs and those queued behind it.
     pub(super) running: Vec<Vec<VecDeque<Ticket>>>,
     pub(super) idle: VecDeque<Slot>,
+    /// When each rank last spoke, or was handed a job while it had none: the clock of
+    /// [`give_up_silent_ranks`](Coordinator::give_up_silent_ranks).
     pub(super) last_heard: Vec<Instant>,
+    /// Whether the last look at the inbox found it empty: only then is a rank's silence
+    /// real, not the coordinator falling behind on a loaded machine.
+    pub(super) inbox_empty: bool,
     pub(super) outbox: Vec<VecDeque<SolvedEntry>>,
     pub(super) handle: SharedHandle<'r>,
     pub(super) stats: DistributedStats,
@@ -97,6 +102,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
             running: vec![Vec::new(); size],
             idle: VecDeque::new(),
             last_heard: vec![now; size],
+            inbox_empty: false,
             outbox: vec![VecDeque::new(); size],
             handle: table.handle(),
             stats: DistributedStats {
@@ -322,6 +328,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
                     },
                 };
                 run.stats.solved_forwarded += take as u64;
+                if run.running[rank].iter().all(VecDeque::is_empty) {
+                    // An idle rank had nothing to say: its silence counts from this job.
+                    run.last_heard[rank] = Instant::now();
+                }
                 run.running[rank][slot as usize].push_back(a.ticket);
                 if rank == COORDINATOR {
                     pool.as_mut().expect("local slots have a pool").start(order);
@@ -380,7 +390,9 @@ impl<'l, L: Link> Coordinator<'l, L> {
             return Ok(Some(done));
         }
         let wait = if local_running { Duration::ZERO } else { WAIT };
-        if let Some((rank, words)) = self.link.receive(wait) {
+        let received = self.link.receive(wait);
+        run.inbox_empty = received.is_none();
+        if let Some((rank, words)) = received {
             self.heard(run, rank, &words);
             let message = Message::decode(&words).map_err(|error| Error::Wire { rank, error })?;
             return Ok(match message {
@@ -491,8 +503,12 @@ impl<'l, L: Link> Coordinator<'l, L> {
         Ok(())
     }
 
-    /// Gives up every rank that has jobs but has said nothing for the rank timeout.
+    /// Gives up every rank that has jobs but has said nothing for the rank timeout, once the
+    /// inbox has been read to the end (messages waiting there are not silence).
     fn give_up_silent_ranks<M: Copy + Default>(&mut self, run: &mut Run<'_, '_, M>) {
+        if !run.inbox_empty {
+            return;
+        }
         for rank in 1..self.link.size() {
             let busy = run.running[rank].iter().any(|r| !r.is_empty());
             if busy

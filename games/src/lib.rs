@@ -33,6 +33,7 @@
 pub mod atarigo;
 pub mod chess;
 pub mod connect4;
+mod knowledge_set;
 pub mod stockfish;
 pub mod tictactoe;
 pub mod uttt;

@@ -59,7 +59,7 @@ impl Knowledge {
     pub const CANNOT_WIN: Knowledge = Knowledge(1 << 1);
     /// Rule 3: checks, then captures and promotions, then quiet moves.
     pub const ORDER: Knowledge = Knowledge(1 << 2);
-    /// Rule 4: df-pn+ estimates from the number of legal moves.
+    /// Rule 4: df-pn+ estimates from the legal moves and the defending king's room.
     pub const ESTIMATE: Knowledge = Knowledge(1 << 3);
     /// Every rule: the default of every position.
     pub const ALL: Knowledge = Knowledge((1 << 4) - 1);
@@ -70,29 +70,9 @@ impl Knowledge {
         ("order", Knowledge::ORDER),
         ("estimate", Knowledge::ESTIMATE),
     ];
-
-    /// True when every rule of `other` is in `self`.
-    #[inline]
-    pub const fn contains(self, other: Knowledge) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// The rules of both.
-    pub const fn with(self, other: Knowledge) -> Knowledge {
-        Knowledge(self.0 | other.0)
-    }
-
-    /// The rules of `self` that are not in `other`.
-    pub const fn without(self, other: Knowledge) -> Knowledge {
-        Knowledge(self.0 & !other.0)
-    }
 }
 
-impl Default for Knowledge {
-    fn default() -> Self {
-        Knowledge::ALL
-    }
-}
+crate::knowledge_set::knowledge_set!(Knowledge);
 
 /// True when `color` can never checkmate from this board, whatever is played (rule 2 of the
 /// module docs: a lone king, or king and one minor piece against a lone king).

@@ -76,29 +76,9 @@ impl Knowledge {
         ("forced-loss", Knowledge::FORCED_LOSS),
         ("order", Knowledge::ORDER),
     ];
-
-    /// True when every rule of `other` is in `self`.
-    #[inline]
-    pub const fn contains(self, other: Knowledge) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// The rules of both.
-    pub const fn with(self, other: Knowledge) -> Knowledge {
-        Knowledge(self.0 | other.0)
-    }
-
-    /// The rules of `self` that are not in `other`.
-    pub const fn without(self, other: Knowledge) -> Knowledge {
-        Knowledge(self.0 & !other.0)
-    }
 }
 
-impl Default for Knowledge {
-    fn default() -> Self {
-        Knowledge::ALL
-    }
-}
+crate::knowledge_set::knowledge_set!(Knowledge);
 
 /// Which rule decided [`Uttt::verdict`] (for tests and for explaining a position).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,206 +17,260 @@ mod replay;
 mod run;
 mod solve;
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: chesssuite generate [--seed S] [--nodes N] [--play-nodes N] [--per-bucket K]\n\
-         \x20                         [--per-bucket-mated K] [--no-mate K] [--min-mate N] [--max-games G]\n\
-         \x20      chesssuite run FILE.epd [--table-mib M] [--cap SECONDS] [--oracle-max K]\n\
-         \x20                         [--oracle-nodes N] [--checks-only] [--referee]\n\
-         \x20      chesssuite bench FILE.epd [--min-mate N] [--cap SECONDS] [--runs R] [--memory-mib M]\n\
-         \x20      chesssuite prove FILE.epd [--min-mate N] [--max-mate N] [--ids A,B,..] [--max-mid N]\n\
-         \x20                         [--table-mib M] [--epsilon A/B] [--weak-delta] [--stale] [--checks-only]\n\
-         \x20                         [--without mate-in-one|cannot-win|order|estimate] [--checks-first MID]"
-    );
-    std::process::exit(2)
+use clap::{Args, Parser, Subcommand};
+use proofnum_games::chess::Knowledge;
+
+/// Chess mate suites refereed by Stockfish.
+#[derive(Parser)]
+#[command(name = "chesssuite")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn parse<T: std::str::FromStr>(text: Option<&String>) -> T {
-    text.and_then(|t| t.parse().ok()).unwrap_or_else(|| usage())
+#[derive(Subcommand)]
+enum Command {
+    /// Makes a suite from Stockfish-vs-weakened-Stockfish games (proofnum takes no part); EPD
+    /// lines to standard output.
+    Generate {
+        /// The random moves' seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The referee search's node budget (`go nodes`).
+        #[arg(long, default_value_t = 1_000_000)]
+        nodes: u64,
+        /// The playing searches' node budget.
+        #[arg(long, default_value_t = 5_000)]
+        play_nodes: u64,
+        /// Lines per bucket of mates by the side to move (|N| 1..=12).
+        #[arg(long, default_value_t = 8)]
+        per_bucket: usize,
+        /// Lines per bucket of mates against the side to move.
+        #[arg(long, default_value_t = 2)]
+        per_bucket_mated: usize,
+        /// Lines without an announced mate.
+        #[arg(long, default_value_t = 20)]
+        no_mate: usize,
+        /// Only mates of at least this many moves (either sign).
+        #[arg(long, default_value_t = 1)]
+        min_mate: u32,
+        /// Games to play at the most.
+        #[arg(long, default_value_t = 1000)]
+        max_games: usize,
+    },
+    /// Runs proofnum on every line and judges each answer; exits 1 on any wrong one.
+    Run {
+        /// The suite (EPD lines with `bm #N`).
+        file: String,
+        #[command(flatten)]
+        judge: Judge,
+        /// Seconds per line before proofnum's answer is "unknown".
+        #[arg(long = "cap", default_value_t = 60.0)]
+        cap_s: f64,
+        /// Checks-only mode (mates by checks only; "no mate" then means none by checks).
+        #[arg(long)]
+        checks_only: bool,
+        /// Ask Stockfish again on this machine and judge against its answer.
+        #[arg(long)]
+        referee: bool,
+    },
+    /// Times proofnum against Stockfish's `go mate N`, line by line, one thread each.
+    Bench {
+        /// The suite (EPD lines with `bm #N`).
+        file: String,
+        /// Lines with a mate of at least this many moves.
+        #[arg(long, default_value_t = 5)]
+        min_mate: u32,
+        /// Seconds per program and run.
+        #[arg(long = "cap", default_value_t = 10.0)]
+        cap_s: f64,
+        /// Runs per program and line (the median is reported).
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+        runs: u64,
+        /// proofnum's table and Stockfish's hash, MiB.
+        #[arg(long, default_value_t = 64)]
+        memory_mib: u32,
+    },
+    /// df-pn alone on the mates, with a MID-call budget, so that counts repeat exactly.
+    Prove {
+        /// The suite (EPD lines with `bm #N`).
+        file: String,
+        /// Lines with a mate of at least this many moves.
+        #[arg(long, default_value_t = 5)]
+        min_mate: u32,
+        /// At most this many.
+        #[arg(long, default_value_t = u32::MAX)]
+        max_mate: u32,
+        /// Only the lines with these ids (comma-separated; all when absent).
+        #[arg(long, value_delimiter = ',')]
+        ids: Vec<String>,
+        /// MID calls per line.
+        #[arg(long = "max-mid", default_value_t = 2_000_000)]
+        max_mid_calls: u64,
+        /// proofnum's table, MiB.
+        #[arg(long, default_value_t = 64.0)]
+        table_mib: f64,
+        /// df-pn's 1+ε as A/B (ε = A/B).
+        #[arg(long, value_parser = parse_epsilon)]
+        epsilon: Option<proofnum::Epsilon>,
+        /// df-pn's weak δ.
+        #[arg(long)]
+        weak_delta: bool,
+        /// Search stale table entries again.
+        #[arg(long)]
+        stale: bool,
+        /// Checks-only mode.
+        #[arg(long)]
+        checks_only: bool,
+        /// Switch off one rule of the chess knowledge (repeatable).
+        #[arg(long, value_parser = parse_rule)]
+        without: Vec<Knowledge>,
+        /// MID calls of a checks-only pass first (0: none).
+        #[arg(long = "checks-first", default_value_t = 0)]
+        checks_first: u64,
+    },
+}
+
+/// How `run` (and `bench`, with its defaults) checks proofnum's answers.
+#[derive(Args)]
+struct Judge {
+    /// proofnum's table, MiB.
+    #[arg(long, default_value_t = 64.0)]
+    table_mib: f64,
+    /// The exhaustive search checks mates up to this many moves.
+    #[arg(long, default_value_t = 3)]
+    oracle_max: u32,
+    /// Its node budget per check.
+    #[arg(long, default_value_t = 20_000_000)]
+    oracle_nodes: u64,
+}
+
+fn parse_epsilon(text: &str) -> Result<proofnum::Epsilon, String> {
+    prove::epsilon(text).ok_or_else(|| format!("{text:?} is not A/B with 0 < B"))
+}
+
+fn parse_rule(text: &str) -> Result<Knowledge, String> {
+    Knowledge::EACH
+        .into_iter()
+        .find(|(name, _)| *name == text)
+        .map(|(_, rule)| rule)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Knowledge::EACH.iter().map(|(n, _)| *n).collect();
+            format!("{text:?} is none of {}", names.join(", "))
+        })
+}
+
+/// Ends the program after a subcommand: 1 when an answer was wrong, 2 on an error.
+fn finish(result: Result<bool, String>) {
+    match result {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(1),
+        Err(e) => {
+            eprintln!("chesssuite: {e}");
+            std::process::exit(2)
+        }
+    }
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("generate") => {
-            let mut options = generate::Options {
-                seed: 1,
-                budget_nodes: 1_000_000,
-                play_nodes: 5_000,
-                per_bucket: 8,
-                per_bucket_mated: 2,
-                no_mate: 20,
-                min_mate: 1,
-                max_games: 1000,
+    match Cli::parse().command {
+        Command::Generate {
+            seed,
+            nodes,
+            play_nodes,
+            per_bucket,
+            per_bucket_mated,
+            no_mate,
+            min_mate,
+            max_games,
+        } => {
+            let options = generate::Options {
+                seed,
+                budget_nodes: nodes,
+                play_nodes,
+                per_bucket,
+                per_bucket_mated,
+                no_mate,
+                min_mate,
+                max_games,
             };
-            let mut i = 1;
-            while i < args.len() {
-                let value = args.get(i + 1);
-                match args[i].as_str() {
-                    "--seed" => options.seed = parse(value),
-                    "--nodes" => options.budget_nodes = parse(value),
-                    "--play-nodes" => options.play_nodes = parse(value),
-                    "--per-bucket" => options.per_bucket = parse(value),
-                    "--per-bucket-mated" => options.per_bucket_mated = parse(value),
-                    "--no-mate" => options.no_mate = parse(value),
-                    "--min-mate" => options.min_mate = parse(value),
-                    "--max-games" => options.max_games = parse(value),
-                    _ => usage(),
-                }
-                i += 2;
-            }
-            if let Err(e) = generate::generate(&options) {
-                eprintln!("chesssuite: {e}");
-                std::process::exit(2);
-            }
+            finish(generate::generate(&options).map(|()| true));
         }
-        Some("run") => {
-            let path = args.get(1).cloned().unwrap_or_else(|| usage());
-            let mut options = run::Options {
-                table_mib: 64.0,
-                cap_s: 60.0,
-                oracle_max: 3,
-                oracle_nodes: 20_000_000,
-                checks_only: false,
-                referee: false,
+        Command::Run {
+            file,
+            judge,
+            cap_s,
+            checks_only,
+            referee,
+        } => {
+            let options = run::Options {
+                table_mib: judge.table_mib,
+                cap_s,
+                oracle_max: judge.oracle_max,
+                oracle_nodes: judge.oracle_nodes,
+                checks_only,
+                referee,
             };
-            let mut i = 2;
-            while i < args.len() {
-                let value = args.get(i + 1);
-                match args[i].as_str() {
-                    "--table-mib" => options.table_mib = parse(value),
-                    "--cap" => options.cap_s = parse(value),
-                    "--oracle-max" => options.oracle_max = parse(value),
-                    "--oracle-nodes" => options.oracle_nodes = parse(value),
-                    "--checks-only" => {
-                        options.checks_only = true;
-                        i += 1;
-                        continue;
-                    }
-                    "--referee" => {
-                        options.referee = true;
-                        i += 1;
-                        continue;
-                    }
-                    _ => usage(),
-                }
-                i += 2;
-            }
-            let lines = read_suite(&path);
-            match run::run(&path, &lines, &options) {
-                Ok(true) => {}
-                Ok(false) => std::process::exit(1),
-                Err(e) => {
-                    eprintln!("chesssuite: {e}");
-                    std::process::exit(2)
-                }
-            }
+            finish(run::run(&file, &read_suite(&file), &options));
         }
-        Some("bench") => {
-            let path = args.get(1).cloned().unwrap_or_else(|| usage());
-            let mut options = bench::Options {
-                min_mate: 5,
-                cap_s: 10.0,
-                runs: 3,
-                memory_mib: 64,
+        Command::Bench {
+            file,
+            min_mate,
+            cap_s,
+            runs,
+            memory_mib,
+        } => {
+            let options = bench::Options {
+                min_mate,
+                cap_s,
+                runs: runs as usize,
+                memory_mib,
                 judge: run::Options {
-                    table_mib: 64.0,
-                    cap_s: 10.0,
+                    table_mib: f64::from(memory_mib),
+                    cap_s,
                     oracle_max: 3,
                     oracle_nodes: 20_000_000,
                     checks_only: false,
                     referee: false,
                 },
             };
-            let mut i = 2;
-            while i < args.len() {
-                let value = args.get(i + 1);
-                match args[i].as_str() {
-                    "--min-mate" => options.min_mate = parse(value),
-                    "--cap" => options.cap_s = parse(value),
-                    "--runs" => options.runs = parse(value),
-                    "--memory-mib" => options.memory_mib = parse(value),
-                    _ => usage(),
-                }
-                i += 2;
-            }
-            if options.runs == 0 {
-                usage();
-            }
-            let lines = read_suite(&path);
-            match bench::bench(&path, &lines, &options) {
-                Ok(true) => {}
-                Ok(false) => std::process::exit(1),
-                Err(e) => {
-                    eprintln!("chesssuite: {e}");
-                    std::process::exit(2)
-                }
-            }
+            finish(bench::bench(&file, &read_suite(&file), &options));
         }
-        Some("prove") => {
-            let path = args.get(1).cloned().unwrap_or_else(|| usage());
-            let mut options = prove::Options {
-                min_mate: 5,
-                max_mate: u32::MAX,
-                ids: Vec::new(),
-                max_mid_calls: 2_000_000,
-                table_mib: 64.0,
-                config: proofnum::DfpnConfig::default(),
-                checks_only: false,
-                knowledge: proofnum_games::chess::Knowledge::ALL,
-                checks_first: 0,
+        Command::Prove {
+            file,
+            min_mate,
+            max_mate,
+            ids,
+            max_mid_calls,
+            table_mib,
+            epsilon,
+            weak_delta,
+            stale,
+            checks_only,
+            without,
+            checks_first,
+        } => {
+            let mut config = proofnum::DfpnConfig::default();
+            if let Some(epsilon) = epsilon {
+                config.epsilon = epsilon;
+            }
+            config.weak_delta = weak_delta;
+            config.search_stale_entries = stale;
+            let options = prove::Options {
+                min_mate,
+                max_mate,
+                ids,
+                max_mid_calls,
+                table_mib,
+                config,
+                checks_only,
+                knowledge: without
+                    .into_iter()
+                    .fold(Knowledge::ALL, |all, rule| all.without(rule)),
+                checks_first,
             };
-            let mut i = 2;
-            while i < args.len() {
-                let value = args.get(i + 1);
-                match args[i].as_str() {
-                    "--min-mate" => options.min_mate = parse(value),
-                    "--max-mate" => options.max_mate = parse(value),
-                    "--without" => {
-                        let name = value.unwrap_or_else(|| usage());
-                        let (_, rule) = proofnum_games::chess::Knowledge::EACH
-                            .into_iter()
-                            .find(|(n, _)| n == name)
-                            .unwrap_or_else(|| usage());
-                        options.knowledge = options.knowledge.without(rule);
-                    }
-                    "--ids" => {
-                        options.ids = value
-                            .unwrap_or_else(|| usage())
-                            .split(',')
-                            .map(String::from)
-                            .collect()
-                    }
-                    "--max-mid" => options.max_mid_calls = parse(value),
-                    "--checks-first" => options.checks_first = parse(value),
-                    "--table-mib" => options.table_mib = parse(value),
-                    "--epsilon" => {
-                        options.config.epsilon = value
-                            .and_then(|v| prove::epsilon(v))
-                            .unwrap_or_else(|| usage())
-                    }
-                    "--weak-delta" | "--stale" | "--checks-only" => {
-                        if args[i] == "--checks-only" {
-                            options.checks_only = true;
-                        } else if args[i] == "--stale" {
-                            options.config.search_stale_entries = true;
-                        } else {
-                            options.config.weak_delta = true;
-                        }
-                        i += 1;
-                        continue;
-                    }
-                    _ => usage(),
-                }
-                i += 2;
-            }
-            let lines = read_suite(&path);
-            if let Err(e) = prove::prove(&path, &lines, &options) {
-                eprintln!("chesssuite: {e}");
-                std::process::exit(2)
-            }
+            finish(prove::prove(&file, &read_suite(&file), &options).map(|()| true));
         }
-        _ => usage(),
     }
 }
 

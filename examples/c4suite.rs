@@ -19,22 +19,65 @@
 
 use std::time::Instant;
 
+use clap::Parser;
+
 use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits};
 use proofnum_games::connect4::reference::{Position, Solver};
 use proofnum_games::connect4::suite;
 use proofnum_games::connect4::{Restricted, rules};
 
-fn usage() -> ! {
-    eprintln!(
-        "usage: c4suite generate --stones A..B --count N [--seed S]\n\
-         \x20      c4suite run FILE [--table-mib N] [--cap SECONDS] [--rules SET] [--value-only] [--weak-delta] [--reference]\n\
-         --rules: the game's knowledge ({RULE_SETS}; default all)\n\
-         --value-only: ask df-pn only for the win/draw/loss value (not also \"does it win\")\n\
-         --weak-delta: df-pn with weak proof numbers (DfpnConfig::weak_delta)\n\
-         --reference: time the reference alpha-beta solver instead of df-pn"
-    );
-    std::process::exit(2)
+/// Connect Four test suites.
+#[derive(Parser)]
+#[command(name = "c4suite")]
+enum Cli {
+    /// Positions with exact scores from the alpha-beta solver (not proofnum), to standard
+    /// output.
+    Generate {
+        /// Stones on the board, as A..B (A < B <= 42).
+        #[arg(long, value_parser = parse_stones)]
+        stones: (usize, usize),
+        /// Positions to make.
+        #[arg(long, default_value_t = 20)]
+        count: usize,
+        /// The random games' seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Solves every line with df-pn and checks it against the line's score; exits 1 on any
+    /// disagreement.
+    Run {
+        /// The suite (lines `<moves> <score>`).
+        file: String,
+        /// df-pn's table, MiB.
+        #[arg(long, default_value_t = 64.0)]
+        table_mib: f64,
+        /// Seconds per line.
+        #[arg(long = "cap", default_value_t = 600.0)]
+        cap_s: f64,
+        /// The game's knowledge (see `connect4::knowledge`).
+        #[arg(long, default_value = "all", value_parser = clap::builder::PossibleValuesParser::new(RULE_SETS.split(", ")))]
+        rules: String,
+        /// Ask df-pn only for the win/draw/loss value (not also "does it win").
+        #[arg(long)]
+        value_only: bool,
+        /// df-pn with weak proof numbers (`DfpnConfig::weak_delta`).
+        #[arg(long)]
+        weak_delta: bool,
+        /// Time the reference alpha-beta solver instead of df-pn.
+        #[arg(long)]
+        reference: bool,
+    },
+}
+
+fn parse_stones(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("{text:?} is not A..B with A < B <= 42");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b): (usize, usize) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
+    if a >= b || b > 42 {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 /// SplitMix64.
@@ -261,77 +304,33 @@ fn run_rules(name: &str, path: &str, table_mib: f64, cap_s: f64, options: RunOpt
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let value = |i: usize| args.get(i + 1).cloned().unwrap_or_else(|| usage());
-    match args.first().map(String::as_str) {
-        Some("generate") => {
-            let (mut stones, mut count, mut seed) = (None, 20, 1);
-            let mut i = 1;
-            while i < args.len() {
-                match args[i].as_str() {
-                    "--stones" => {
-                        let v = value(i);
-                        let (a, b) = v.split_once("..").unwrap_or_else(|| usage());
-                        let (a, b) = (
-                            a.parse().unwrap_or_else(|_| usage()),
-                            b.parse().unwrap_or_else(|_| usage()),
-                        );
-                        if a >= b || b > 42 {
-                            usage();
-                        }
-                        stones = Some((a, b));
-                    }
-                    "--count" => count = value(i).parse().unwrap_or_else(|_| usage()),
-                    "--seed" => seed = value(i).parse().unwrap_or_else(|_| usage()),
-                    _ => usage(),
-                }
-                i += 2;
-            }
-            generate(stones.unwrap_or_else(|| usage()), count, seed);
-        }
-        Some("run") => {
-            let path = args.get(1).cloned().unwrap_or_else(|| usage());
-            let (mut table_mib, mut cap_s) = (64.0, 600.0);
-            let (mut rules, mut reference, mut value_only) = ("all".to_string(), false, false);
-            let mut weak_delta = false;
-            let mut i = 2;
-            while i < args.len() {
-                match args[i].as_str() {
-                    "--table-mib" => table_mib = value(i).parse().unwrap_or_else(|_| usage()),
-                    "--cap" => cap_s = value(i).parse().unwrap_or_else(|_| usage()),
-                    "--rules" => rules = value(i),
-                    "--reference" => {
-                        reference = true;
-                        i += 1;
-                        continue;
-                    }
-                    "--value-only" => {
-                        value_only = true;
-                        i += 1;
-                        continue;
-                    }
-                    "--weak-delta" => {
-                        weak_delta = true;
-                        i += 1;
-                        continue;
-                    }
-                    _ => usage(),
-                }
-                i += 2;
-            }
+    match Cli::parse() {
+        Cli::Generate {
+            stones,
+            count,
+            seed,
+        } => generate(stones, count, seed),
+        Cli::Run {
+            file,
+            table_mib,
+            cap_s,
+            rules,
+            value_only,
+            weak_delta,
+            reference,
+        } => {
             let ok = if reference {
-                run_reference(&path)
+                run_reference(&file)
             } else {
                 let options = RunOptions {
                     value_only,
                     weak_delta,
                 };
-                run_rules(&rules, &path, table_mib, cap_s, options)
+                run_rules(&rules, &file, table_mib, cap_s, options)
             };
             if !ok {
                 std::process::exit(1);
             }
         }
-        _ => usage(),
     }
 }

@@ -10,13 +10,12 @@
 //! cargo run --release --example chess_mates -- --checks-only   # the attacker may only give check
 //! ```
 //!
-//! Options: `--suite FILE` (another EPD suite: its `bm #N` lines with N from 2 to 8), `--runs N`
-//! (default 3), `--cap SECONDS` (per position, default 10; a capped position
-//! counts as unproved and its figures are still added), `--table-mib N` (default 64),
-//! `--verbose` (one line per position), `--default-only` (only the default knowledge),
-//! `--attacker-mates-only` (mate-in-one detection where the attacker is to move only).
+//! Options: `--help` (the suite, runs, cap per position, table size, one line per position,
+//! the default knowledge only, mate-in-one detection for the attacker only).
 
 use std::time::{Duration, Instant};
+
+use clap::Parser;
 
 use proofnum::{Dfpn, Game, Limits, Status, Table};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
@@ -27,18 +26,44 @@ const SUITE: &str = include_str!("../games/suites/chess-mates-random.epd");
 /// Stack depth for the proofs (plies).
 const MAX_PLIES: usize = 600;
 
+/// The chess knowledge, measured on a mate suite.
+#[derive(Parser)]
+#[command(name = "chess_mates")]
 struct Options {
-    runs: usize,
-    cap: Duration,
+    /// Runs per setting (medians are reported).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+    runs: u64,
+    /// Seconds per position (a capped position counts as unproved; its figures still add up).
+    #[arg(long = "cap", default_value_t = 10.0)]
+    cap_s: f64,
+    /// The transposition table, MiB.
+    #[arg(long, default_value_t = 64)]
     table_mib: usize,
+    /// Mate in N: proof, line, exactness.
+    #[arg(long)]
     distance: bool,
+    /// The attacker may only give check.
+    #[arg(long)]
     checks_only: bool,
+    /// One line per position.
+    #[arg(long)]
     verbose: bool,
+    /// Another EPD suite (its `bm #N` lines with N from 2 to 8) instead of
+    /// games/suites/chess-mates-random.epd.
+    #[arg(long)]
     suite: Option<String>,
-    /// The attacker's knowledge for the attacker only (`Chess::set_attacker`).
+    /// Mate-in-one detection where the attacker is to move only (`Chess::set_attacker`).
+    #[arg(long)]
     attacker_mates_only: bool,
     /// Only the default knowledge, not each rule off in turn.
+    #[arg(long)]
     default_only: bool,
+}
+
+impl Options {
+    fn cap(&self) -> Duration {
+        Duration::from_secs_f64(self.cap_s)
+    }
 }
 
 /// One suite line: the position and the mate distance it is known to have.
@@ -95,7 +120,7 @@ fn prove_all(positions: &[Position], knowledge: Knowledge, options: &Options) ->
         let mut clock = || start.elapsed().as_micros() as u64;
         let mut limits = Limits {
             clock: Some(&mut clock),
-            max_time_us: options.cap.as_micros() as u64,
+            max_time_us: options.cap().as_micros() as u64,
             ..Limits::none()
         };
         let result = dfpn.solve(&mut chess, attacker, &mut table, &mut limits);
@@ -138,9 +163,9 @@ fn ablation(positions: &[Position], options: &Options) {
     println!(
         "{} positions, cap {:.0} s each, table {} MiB, {} run(s){}",
         positions.len(),
-        options.cap.as_secs_f64(),
+        options.cap().as_secs_f64(),
         options.table_mib,
-        options.runs,
+        options.runs as usize,
         if options.checks_only {
             ", checks only"
         } else {
@@ -152,7 +177,7 @@ fn ablation(positions: &[Position], options: &Options) {
         "knowledge", "proved", "MID calls", "positions", "time s", "positions/s"
     );
     for (name, knowledge) in settings {
-        let runs: Vec<Totals> = (0..options.runs)
+        let runs: Vec<Totals> = (0..options.runs as usize)
             .map(|_| prove_all(positions, knowledge, options))
             .collect();
         let t = runs[0];
@@ -173,7 +198,7 @@ fn ablation(positions: &[Position], options: &Options) {
 fn distances(positions: &[Position], options: &Options) {
     let config = MateConfig {
         table_bytes: options.table_mib << 20,
-        max_time: Some(options.cap),
+        max_time: Some(options.cap()),
         ..MateConfig::default()
     };
     let (mut exact, mut agree) = (0, 0);
@@ -215,39 +240,8 @@ fn distances(positions: &[Position], options: &Options) {
     );
 }
 
-fn number(args: &mut impl Iterator<Item = String>, name: &str) -> f64 {
-    args.next()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("{name} needs a number"))
-}
-
 fn main() {
-    let mut options = Options {
-        runs: 3,
-        cap: Duration::from_secs(10),
-        table_mib: 64,
-        distance: false,
-        checks_only: false,
-        verbose: false,
-        suite: None,
-        attacker_mates_only: false,
-        default_only: false,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => options.runs = number(&mut args, "--runs") as usize,
-            "--cap" => options.cap = Duration::from_secs_f64(number(&mut args, "--cap")),
-            "--table-mib" => options.table_mib = number(&mut args, "--table-mib") as usize,
-            "--distance" => options.distance = true,
-            "--checks-only" => options.checks_only = true,
-            "--verbose" => options.verbose = true,
-            "--attacker-mates-only" => options.attacker_mates_only = true,
-            "--default-only" => options.default_only = true,
-            "--suite" => options.suite = args.next(),
-            other => panic!("unknown option {other} (see the example's docs)"),
-        }
-    }
+    let options = Options::parse();
     let text = match &options.suite {
         Some(path) => std::fs::read_to_string(path).expect("a readable suite file"),
         None => SUITE.to_string(),

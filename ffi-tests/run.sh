@@ -7,7 +7,8 @@
 #     UndefinedBehaviorSanitizer, linked to libproofnum.a;
 #   - examples/c/minimal.c (C99, warnings as errors), linked statically (sanitized) and to
 #     libproofnum.so through an rpath, which must print its values' agreement and exit 0;
-#   - the C and C++ examples (built with their Makefiles, also sanitized), and
+#   - the C and C++ examples (built with their Makefiles, also sanitized; chess_endgame checks
+#     random KQK and KRK positions against its own retrograde tables), and
 #     ffi-tests/test_python.py: the Python package's ctypes layer on libproofnum.so (its
 #     structs against the header's layout from struct_layout.c, its callbacks under
 #     KeyboardInterrupt and SystemExit).
@@ -153,6 +154,18 @@ step "make examples/c (7 x 6)" make -s -C "$root/examples/c" LIBDIR="$lib" OUT="
 expect "connect4 5x4: draw" '^value: draw' "$build/c4_5x4/connect4"
 expect "connect4 7x6 after 10 moves: solved" '^value: (win|loss|draw) ' \
     "$build/c4_7x6/connect4" 4444443332
+
+echo "== C example (chess endgames: KQK and KRK)"
+step "make examples/c chess_endgame" make -s -C "$root/examples/c" LIBDIR="$lib" OUT="$build" \
+    "$build/chess_endgame" EXTRA_CFLAGS="-Werror $san"
+# 20 random positions (seed 1) against the program's own retrograde tables of KQK and KRK and
+# the rules' facts (every position won with White to move, Black's capture and stalemate
+# draw); its move generator against the tables' geometry on every placement first. Exits 1
+# on a wrong answer or an unknown. About 10 s under the sanitizers.
+[ -x "$build/chess_endgame" ] && program "chess_endgame --check" "$build/chess_endgame" \
+    --check 20 1
+expect "chess_endgame: KRK mate in 2, a win for White" '^value: win for White' \
+    "$build/chess_endgame" "7k/8/5K2/8/8/8/8/R7 w - - 0 1"
 
 echo "== C++ example (tic-tac-toe)"
 step "make examples/cpp" make -s -C "$root/examples/cpp" LIBDIR="$lib" OUT="$build" \

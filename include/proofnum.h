@@ -581,9 +581,10 @@ typedef int (*pn_hash_fn)(void *ctx, uint64_t *out_hash);
 /**
  * Writes what is known about the position without search to `*out_outcome`: one of
  * `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, or a bound
- * `PN_OUTCOME_CANNOT_WIN` / `PN_OUTCOME_CANNOT_LOSE`, for the side to move. A position that is
- * not over is `PN_OUTCOME_UNKNOWN` or a bound (see `pn_outcome`). As `repetition_value`, only
- * `WIN`, `LOSS` and `DRAW` are valid.
+ * `PN_OUTCOME_CANNOT_WIN` / `PN_OUTCOME_CANNOT_LOSE`, for the side to move. An exact value
+ * (`WIN`, `LOSS`, `DRAW`) ends the search there, whether the game is over or the value is
+ * known without search (a mate in one, say); with `UNKNOWN` or a bound the solver asks for
+ * the moves (see `pn_outcome`). As `repetition_value`, only `WIN`, `LOSS` and `DRAW` are valid.
  */
 typedef int (*pn_outcome_fn)(void *ctx, uint32_t *out_outcome);
 

@@ -107,9 +107,10 @@ pub type pn_side_to_move_fn =
 pub type pn_hash_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, out_hash: *mut u64) -> c_int>;
 /// Writes what is known about the position without search to `*out_outcome`: one of
 /// `PN_OUTCOME_UNKNOWN`, `PN_OUTCOME_WIN`, `PN_OUTCOME_LOSS`, `PN_OUTCOME_DRAW`, or a bound
-/// `PN_OUTCOME_CANNOT_WIN` / `PN_OUTCOME_CANNOT_LOSE`, for the side to move. A position that is
-/// not over is `PN_OUTCOME_UNKNOWN` or a bound (see `pn_outcome`). As `repetition_value`, only
-/// `WIN`, `LOSS` and `DRAW` are valid.
+/// `PN_OUTCOME_CANNOT_WIN` / `PN_OUTCOME_CANNOT_LOSE`, for the side to move. An exact value
+/// (`WIN`, `LOSS`, `DRAW`) ends the search there, whether the game is over or the value is
+/// known without search (a mate in one, say); with `UNKNOWN` or a bound the solver asks for
+/// the moves (see `pn_outcome`). As `repetition_value`, only `WIN`, `LOSS` and `DRAW` are valid.
 pub type pn_outcome_fn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, out_outcome: *mut u32) -> c_int>;
 /// Lists the legal moves of a position that is not over (its outcome is unknown or a bound):

@@ -795,9 +795,11 @@ typedef struct pn_result {
      */
     uint32_t best_move;
     /**
-     * From `pn_solve`, when solved: plies to the end of the solved line (shortest win,
-     * longest loss), saturated at 1023; over a table from `pn_table_load`, as the table's
-     * entries say (not confirmed). 0 otherwise.
+     * From `pn_solve`, when solved: plies to the end of the solved line as the proof's table
+     * entries record it (shortest win, longest loss), saturated at 1023. It is the length of
+     * a line within the proof found, not the game's shortest win: where positions repeat it
+     * is an upper bound, and the line `pn_principal_variation` walks can be shorter. Over a
+     * table from `pn_table_load`, as the table's entries say (not confirmed). 0 otherwise.
      */
     uint32_t distance;
     /**

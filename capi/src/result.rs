@@ -100,9 +100,11 @@ pub struct pn_result {
     /// drawing move is the one the confirming walk checked, the defence is the table's). When
     /// not: the move the search found most promising, with no guarantee.
     pub best_move: u32,
-    /// From `pn_solve`, when solved: plies to the end of the solved line (shortest win,
-    /// longest loss), saturated at 1023; over a table from `pn_table_load`, as the table's
-    /// entries say (not confirmed). 0 otherwise.
+    /// From `pn_solve`, when solved: plies to the end of the solved line as the proof's table
+    /// entries record it (shortest win, longest loss), saturated at 1023. It is the length of
+    /// a line within the proof found, not the game's shortest win: where positions repeat it
+    /// is an upper bound, and the line `pn_principal_variation` walks can be shorter. Over a
+    /// table from `pn_table_load`, as the table's entries say (not confirmed). 0 otherwise.
     pub distance: u32,
     /// Counters.
     pub stats: pn_stats,

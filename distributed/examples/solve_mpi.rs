@@ -281,7 +281,7 @@ impl Run<'_> {
                 announce: true,
             });
         }
-        println!(
+        proofnum_cli::outln!(
             "distributed: {} ranks ({} job threads on rank 0), table {} MiB per rank, jobs of {} MID calls{}",
             self.link.size(),
             coordinator_threads,
@@ -369,7 +369,7 @@ impl Run<'_> {
             m.line,
         );
         if !m.line && found.best_move.is_some() {
-            println!(
+            proofnum_cli::outln!(
                 "principal variation: not walked (--line walks it on rank 0, searching again what \
                  its table lacks)"
             );
@@ -416,7 +416,7 @@ fn serial_stats(s: &DistributedStats) -> Stats {
 /// The search's figures as `proofnum` prints them, then the ranks'.
 fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize) {
     let p = &s.search;
-    println!(
+    proofnum_cli::outln!(
         "MID calls: {}   positions: {}   time: {:.3} s   positions/s: {}",
         count(p.mid_calls),
         count(p.nodes),
@@ -424,13 +424,13 @@ fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize)
         count((p.nodes as f64 / elapsed_s.max(1e-9)) as u64)
     );
     if s.resumed_mid_calls > 0 {
-        println!(
+        proofnum_cli::outln!(
             "  (this run; the runs it resumed made {} MID calls before)",
             count(s.resumed_mid_calls)
         );
     }
     let t = p.table;
-    println!(
+    proofnum_cli::outln!(
         "tables: {table_mib} MiB on each rank; all jobs: {} probes, {:.1}% hits, {} stores, {} replaced",
         count(t.probes),
         100.0 * t.hits as f64 / t.probes.max(1) as f64,
@@ -438,7 +438,7 @@ fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize)
         count(t.drops)
     );
     let ops_per_s = s.coordinator_ops as f64 / s.coordinator_busy.as_secs_f64().max(1e-9);
-    println!(
+    proofnum_cli::outln!(
         "distributed: {} job slots, {} jobs, root tree peak {} nodes, slots idle {:.1}%, \
          coordinator busy {:.2}% ({} operations, {} per second busy), {} stale results, {} solved positions passed on",
         p.threads,
@@ -455,7 +455,7 @@ fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize)
         if rank == 0 && r.slots == 0 {
             continue;
         }
-        println!(
+        proofnum_cli::outln!(
             "  rank {rank}{}: {} slots, {} jobs, idle {:.1}%, messages {} out / {} in, bytes {} out / {} in{}",
             if rank == 0 { " (coordinator)" } else { "" },
             r.slots,
@@ -469,7 +469,7 @@ fn figures(s: &DistributedStats, elapsed_s: f64, ranks: usize, table_mib: usize)
         );
     }
     if s.checkpoints.0 > 0 || s.checkpoint_failures > 0 {
-        println!(
+        proofnum_cli::outln!(
             "checkpoints: {} written, {} bytes in all{}",
             s.checkpoints.0,
             count(s.checkpoints.1),

@@ -40,23 +40,32 @@ const MAX_PLIES: usize = 300;
 /// Far more than any search needs; only a stuck engine reaches it.
 const ENGINE_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// What `generate` makes.
+/// What `generate` makes (its command-line options too).
+#[derive(clap::Args)]
 pub struct Options {
     /// The random moves' seed.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The referee search's node budget (`go nodes`).
+    #[arg(long = "nodes", default_value_t = 1_000_000)]
     pub budget_nodes: u64,
     /// The playing searches' node budget.
+    #[arg(long, default_value_t = 5_000)]
     pub play_nodes: u64,
     /// Lines per bucket of mates by the side to move (|N| 1..=12).
+    #[arg(long, default_value_t = 8)]
     pub per_bucket: usize,
     /// Lines per bucket of mates against the side to move (|N| 1..=12).
+    #[arg(long, default_value_t = 2)]
     pub per_bucket_mated: usize,
     /// Lines without an announced mate.
+    #[arg(long, default_value_t = 20)]
     pub no_mate: usize,
     /// Only mates of at least this many moves (either sign).
+    #[arg(long, default_value_t = 1)]
     pub min_mate: u32,
     /// Stop after this many games even if buckets are not full.
+    #[arg(long, default_value_t = 1000)]
     pub max_games: usize,
 }
 

@@ -32,32 +32,7 @@ struct Cli {
 enum Command {
     /// Makes a suite from Stockfish-vs-weakened-Stockfish games (proofnum takes no part); EPD
     /// lines to standard output.
-    Generate {
-        /// The random moves' seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The referee search's node budget (`go nodes`).
-        #[arg(long, default_value_t = 1_000_000)]
-        nodes: u64,
-        /// The playing searches' node budget.
-        #[arg(long, default_value_t = 5_000)]
-        play_nodes: u64,
-        /// Lines per bucket of mates by the side to move (|N| 1..=12).
-        #[arg(long, default_value_t = 8)]
-        per_bucket: usize,
-        /// Lines per bucket of mates against the side to move.
-        #[arg(long, default_value_t = 2)]
-        per_bucket_mated: usize,
-        /// Lines without an announced mate.
-        #[arg(long, default_value_t = 20)]
-        no_mate: usize,
-        /// Only mates of at least this many moves (either sign).
-        #[arg(long, default_value_t = 1)]
-        min_mate: u32,
-        /// Games to play at the most.
-        #[arg(long, default_value_t = 1000)]
-        max_games: usize,
-    },
+    Generate(generate::Options),
     /// Runs proofnum on every line and judges each answer; exits 1 on any wrong one.
     Run {
         /// The suite (EPD lines with `bm #N`).
@@ -174,28 +149,7 @@ fn finish(result: Result<bool, String>) {
 
 fn main() {
     match Cli::parse().command {
-        Command::Generate {
-            seed,
-            nodes,
-            play_nodes,
-            per_bucket,
-            per_bucket_mated,
-            no_mate,
-            min_mate,
-            max_games,
-        } => {
-            let options = generate::Options {
-                seed,
-                budget_nodes: nodes,
-                play_nodes,
-                per_bucket,
-                per_bucket_mated,
-                no_mate,
-                min_mate,
-                max_games,
-            };
-            finish(generate::generate(&options).map(|()| true));
-        }
+        Command::Generate(options) => finish(generate::generate(&options).map(|()| true)),
         Command::Run {
             file,
             judge,

@@ -216,27 +216,20 @@ impl<'l, L: Link> Coordinator<'l, L> {
         G::Move: Send,
     {
         let question = Question::CanWin(attacker);
-        self.check_resume(game, question, resume)?;
-        self.resuming = self.resume_path(resume);
-        self.table_used |= resume.is_some_and(|c| !c.table.is_empty());
-        let mut memory = std::mem::take(&mut self.memory);
-        let outcome = (|| {
-            let table = Self::starting_table(&mut memory, resume)?;
+        self.solving(game, question, resume, |this, table| {
             let tree = resume.map(|c| decode_tree::<G>(&c.tree)).transpose()?;
             let finished = resume.map_or((Stats::default(), 0), |c| c.finished);
-            self.search(
+            this.search(
                 game,
                 attacker,
                 question,
                 true,
-                &table,
+                table,
                 limits,
                 tree.as_ref(),
                 finished,
             )
-        })();
-        self.memory = memory;
-        outcome
+        })
     }
 
     /// The value of `game`'s position for its side to move: "can the side to move win?",
@@ -251,25 +244,20 @@ impl<'l, L: Link> Coordinator<'l, L> {
         G: Game + MoveCodec + Clone + Send + Sync,
         G::Move: Send,
     {
-        self.check_resume(game, Question::Value, resume)?;
-        self.resuming = self.resume_path(resume);
-        self.table_used |= resume.is_some_and(|c| !c.table.is_empty());
         let me = game.side_to_move();
-        let mut memory = std::mem::take(&mut self.memory);
-        let outcome = (|| {
-            let table = Self::starting_table(&mut memory, resume)?;
+        self.solving(game, Question::Value, resume, |this, table| {
             let tree = resume.map(|c| decode_tree::<G>(&c.tree)).transpose()?;
             let mut stats = DistributedStats::default();
             let mut finished = resume.map_or((Stats::default(), 0), |c| c.finished);
             // A checkpoint of the second search: the first found no win for the side to move.
             let second_only = resume.is_some_and(|c| c.attacker != me);
             if !second_only {
-                let first = self.search(
+                let first = this.search(
                     game,
                     me,
                     Question::Value,
                     true,
-                    &table,
+                    table,
                     limits,
                     tree.as_ref(),
                     finished,
@@ -310,14 +298,14 @@ impl<'l, L: Link> Coordinator<'l, L> {
             limits.max_work = saved.1.saturating_sub(stats.search.mid_calls);
             limits.max_time = saved.2.map(|t| t.saturating_sub(stats.search.elapsed));
             let tree = if second_only { tree.as_ref() } else { None };
-            let second = self.search(
+            let second = this.search(
                 game,
                 me.opponent(),
                 Question::Value,
                 // After the first search the ranks' tables hold this root's results; a
                 // resumed second search starts on fresh ranks.
                 second_only,
-                &table,
+                table,
                 limits,
                 tree,
                 finished,
@@ -335,7 +323,26 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 best_move: second.best_move,
                 stats,
             })
-        })();
+        })
+    }
+
+    /// What both solves do around their searches: check the checkpoint they resume and
+    /// note it for the ranks, then run `search` over the table (in the coordinator's memory,
+    /// loaded from the checkpoint when there is one), giving the memory back whatever
+    /// `search` returns.
+    fn solving<G: Game, R>(
+        &mut self,
+        game: &G,
+        question: Question,
+        resume: Option<&Checkpoint>,
+        search: impl FnOnce(&mut Self, &SharedTable<'_>) -> Result<R, Error>,
+    ) -> Result<R, Error> {
+        self.check_resume(game, question, resume)?;
+        self.resuming = self.resume_path(resume);
+        self.table_used |= resume.is_some_and(|c| !c.table.is_empty());
+        let mut memory = std::mem::take(&mut self.memory);
+        let outcome =
+            Self::starting_table(&mut memory, resume).and_then(|table| search(self, &table));
         self.memory = memory;
         outcome
     }

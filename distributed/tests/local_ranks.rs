@@ -11,7 +11,7 @@ use std::time::Duration;
 use proofnum::{Game, ParallelConfig, ParallelLimits, Player, Reason, Table, Value};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
-use proofnum_mpi::wire::{JobDone, Message};
+use proofnum_mpi::wire::{JobDone, JobOrder, Message};
 use proofnum_mpi::{
     Checkpoint, CheckpointPlan, Coordinator, Error, Link, LocalLink, Settings, serve,
 };
@@ -60,22 +60,7 @@ fn a_silent_rank_is_given_up_and_its_jobs_go_to_the_others() {
     let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
     let mut links = LocalLink::connect(3);
     // Rank 2 says hello with one slot, takes jobs and never answers: a rank that hangs.
-    let silent = links.pop().expect("rank 2");
-    let hash = game.hash();
-    std::thread::spawn(move || {
-        loop {
-            if let Some((_, words)) = silent.receive(Duration::from_millis(10))
-                && let Ok(Message::Start(s)) = Message::decode(&words)
-            {
-                let hello = Message::Hello {
-                    epoch: s.epoch,
-                    root_hash: hash,
-                    slots: 1,
-                };
-                silent.send(0, &hello.encode());
-            }
-        }
-    });
+    scripted_rank(links.pop().expect("rank 2"), game.hash(), |_| None);
     let link = workers(links, &game);
     let mut s = settings(200);
     // Long enough that rank 1, a real worker, is never taken for silent on a loaded machine.
@@ -100,45 +85,13 @@ fn a_late_result_for_a_job_given_up_is_refused() {
     // Rank 2 holds its first job until it has surely been given up, then answers it with a
     // false claim while the search still runs (rank 1, watched, is still being sent jobs).
     let late = links.pop().expect("rank 2");
-    let hash = game.hash();
     // Rank 1 answers every job well within this even on a loaded machine (a job of 2,000 MID
     // calls takes milliseconds); the solve (~3 s in a debug build) outlasts twice it.
     let timeout = Duration::from_millis(300);
-    std::thread::spawn(move || {
-        loop {
-            let Some((_, words)) = late.receive(Duration::from_millis(10)) else {
-                continue;
-            };
-            match Message::decode(&words) {
-                Ok(Message::Start(s)) => {
-                    let hello = Message::Hello {
-                        epoch: s.epoch,
-                        root_hash: hash,
-                        slots: 1,
-                    };
-                    late.send(0, &hello.encode());
-                }
-                Ok(Message::Job(order)) => {
-                    let taken = std::time::Instant::now();
-                    while told.recv().is_ok() && taken.elapsed() < 2 * timeout {}
-                    let lie = Message::Done(JobDone {
-                        epoch: order.epoch,
-                        slot: order.slot,
-                        ticket: order.ticket,
-                        status: proofnum::Status::Proven,
-                        numbers: proofnum::Numbers::WIN,
-                        best_move: None,
-                        stats: Default::default(),
-                        busy_ns: 0,
-                        children: Vec::new(),
-                        solved: Vec::new(),
-                    });
-                    late.send(0, &lie.encode());
-                    return;
-                }
-                _ => {}
-            }
-        }
+    scripted_rank(late, game.hash(), move |order| {
+        let taken = std::time::Instant::now();
+        while told.recv().is_ok() && taken.elapsed() < 2 * timeout {}
+        Some(false_win(&order))
     });
     let watched = links.pop().expect("rank 1");
     let worker_game = game;
@@ -205,42 +158,9 @@ fn a_late_result_from_a_rank_given_up_in_an_earlier_search_is_dropped() {
     let (tell, told) = std::sync::mpsc::channel();
     // Rank 2 takes a job in the first search and holds it until the second search runs (it
     // is given up meanwhile), then hands it in: a rank that was only stalled.
-    let stalled = links.pop().expect("rank 2");
-    let hash = game.hash();
-    std::thread::spawn(move || {
-        loop {
-            let Some((_, words)) = stalled.receive(Duration::from_millis(10)) else {
-                continue;
-            };
-            match Message::decode(&words) {
-                Ok(Message::Start(s)) => {
-                    let hello = Message::Hello {
-                        epoch: s.epoch,
-                        root_hash: hash,
-                        slots: 1,
-                    };
-                    stalled.send(0, &hello.encode());
-                }
-                Ok(Message::Job(order)) => {
-                    let _ = told.recv();
-                    let late = Message::Done(JobDone {
-                        epoch: order.epoch,
-                        slot: order.slot,
-                        ticket: order.ticket,
-                        status: proofnum::Status::Proven,
-                        numbers: proofnum::Numbers::WIN,
-                        best_move: None,
-                        stats: Default::default(),
-                        busy_ns: 0,
-                        children: Vec::new(),
-                        solved: Vec::new(),
-                    });
-                    stalled.send(0, &late.encode());
-                    return;
-                }
-                _ => {}
-            }
-        }
+    scripted_rank(links.pop().expect("rank 2"), game.hash(), move |order| {
+        let _ = told.recv();
+        Some(false_win(&order))
     });
     let watched = links.pop().expect("rank 1");
     std::thread::spawn(move || {
@@ -273,6 +193,56 @@ fn a_late_result_from_a_rank_given_up_in_an_earlier_search_is_dropped() {
         "the late result, counted once"
     );
     coordinator.finish();
+}
+
+/// A rank the test scripts, on a thread of its own: it says hello with one slot to every
+/// search, and hands each job to `on_job`; when that returns a message, the rank sends it
+/// and stops (`None`: it keeps the job and goes on listening).
+fn scripted_rank(
+    link: LocalLink,
+    root_hash: u64,
+    mut on_job: impl FnMut(JobOrder) -> Option<Message> + Send + 'static,
+) {
+    std::thread::spawn(move || {
+        loop {
+            let Some((_, words)) = link.receive(Duration::from_millis(10)) else {
+                continue;
+            };
+            match Message::decode(&words) {
+                Ok(Message::Start(s)) => {
+                    let hello = Message::Hello {
+                        epoch: s.epoch,
+                        root_hash,
+                        slots: 1,
+                    };
+                    link.send(0, &hello.encode());
+                }
+                Ok(Message::Job(order)) => {
+                    if let Some(answer) = on_job(order) {
+                        link.send(0, &answer.encode());
+                        return;
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+}
+
+/// A claim that `order`'s job root is proven, whatever it is.
+fn false_win(order: &JobOrder) -> Message {
+    Message::Done(JobDone {
+        epoch: order.epoch,
+        slot: order.slot,
+        ticket: order.ticket,
+        status: proofnum::Status::Proven,
+        numbers: proofnum::Numbers::WIN,
+        best_move: None,
+        stats: Default::default(),
+        busy_ns: 0,
+        children: Vec::new(),
+        solved: Vec::new(),
+    })
 }
 
 fn temp_file(name: &str) -> PathBuf {

@@ -92,7 +92,10 @@ rank_pid() {
 # Connect Four 12345: Second (to move) wins, 5.9 M MID calls serially: long enough to signal.
 long=("$bin/solve_mpi" connect4 12345 --quiet --table-mib 16 --checkpoint "$work/b.ck")
 echo "+ SIGUSR1 to rank 0, then SIGKILL to rank 2 (3 ranks)"
-timeout "$deadline" "${mpirun[@]}" -np 3 "${long[@]}" >"$work/killed.txt" 2>"$work/killed.err" &
+# mpirun follows its SIGTERM with SIGKILL after odls_base_sigkill_timeout (1 s by default): on
+# a loaded machine rank 0 may need longer to name its checkpoint and exit, so it gets 10 s.
+timeout "$deadline" "${mpirun[@]}" --mca odls_base_sigkill_timeout 10 -np 3 "${long[@]}" \
+    >"$work/killed.txt" 2>"$work/killed.err" &
 run=$!
 for _ in $(seq 100); do
     coordinator=$(rank_pid "$run" 0)

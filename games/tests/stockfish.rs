@@ -67,12 +67,11 @@ fn a_search_past_its_deadline_is_stopped_and_answers() {
         "{:?}",
         a.score
     );
-    // The engine is still usable afterwards.
+    // The engine is still usable afterwards: it answers a bounded search of its own accord.
+    // (Nothing here asserts on how many nodes it reports: with its hash warm from the search
+    // before, Stockfish answered `go nodes 2000` after 537 nodes, which failed CI runs.)
     let a = sf.go(start, Go::Nodes(2000), GENEROUS).unwrap();
-    assert!(
-        !a.stopped && a.nodes >= 1000 && a.best_move.is_some(),
-        "{a:?}"
-    );
+    assert!(!a.stopped && a.best_move.is_some(), "{a:?}");
     let a = sf.go(start, Go::MoveTimeMs(50), GENEROUS).unwrap();
     assert!(!a.stopped && a.best_move.is_some(), "{a:?}");
 }

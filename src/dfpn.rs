@@ -55,7 +55,7 @@
 use core::mem::size_of;
 
 use crate::game::{Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers};
+use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers, search_salt};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
@@ -118,7 +118,7 @@ pub(crate) struct Frame {
     pub(crate) threshold: Numbers,
     /// Numbers of a node without moves (used when `n_children == 0`).
     pub(crate) own: Numbers,
-    /// `Stats::mid_calls` when the frame was entered.
+    /// `Stats::mid_calls` when the frame was entered (walkers: the node's certificate id).
     pub(crate) work_start: u64,
     /// Index of the first child slot.
     pub(crate) first_child: u32,
@@ -165,6 +165,10 @@ pub(crate) struct Child<M> {
     pub(crate) rep: u16,
     /// The child's side to move differs from the parent's.
     pub(crate) flip: bool,
+    /// The game's `outcome` was asked about the child (when it was made, or when it was
+    /// searched): false when its numbers came from a table entry, which a false match may have
+    /// given a finished game, so the outcome is asked before the child is expanded.
+    pub(crate) checked: bool,
     /// The move from the parent.
     pub(crate) mv: M,
 }
@@ -222,6 +226,8 @@ pub struct Dfpn<'m, G: Game> {
     config: DfpnConfig,
     filter: PathFilter,
     pub(crate) attacker: Player,
+    /// The keys' salt for the attacker and table of the current search (`keys::search_salt`).
+    salt: u64,
     base: usize,
     top: usize,
     stats: Stats,
@@ -296,6 +302,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             config,
             filter: PathFilter::EMPTY,
             attacker: Player::First,
+            salt: 0,
             base: 0,
             top: 0,
             stats: Stats::default(),
@@ -385,7 +392,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let table_before = table.stats();
         self.stats = Stats::default();
         self.abort = None;
-        self.attacker = attacker;
+        self.set_attacker(attacker, table);
         self.start_us = limits.now_us();
         self.base = base;
         self.top = base;
@@ -618,7 +625,12 @@ impl<'m, G: Game> Dfpn<'m, G> {
         self.top = d + 1;
         self.stats.mid_calls += 1;
         self.stats.max_depth = self.stats.max_depth.max((d + 1 - self.base) as u32);
-        if let Err(reason) = self.expand(game, table, d + 1) {
+        let entered = if child.checked {
+            self.expand(game, table, d + 1)
+        } else {
+            self.expand_unchecked(game, table, d + 1)
+        };
+        if let Err(reason) = entered {
             // Abandon the half-built frame: nothing is stored, the position is restored.
             self.filter.remove(hash);
             game.undo(child.mv);
@@ -641,6 +653,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         };
         child.distance = done.distance;
         child.rep = done.rep;
+        child.checked = true;
     }
 
     /// The node's numbers, its most-proving child and the runner-up's φ.
@@ -838,6 +851,31 @@ impl<'m, G: Game> Dfpn<'m, G> {
         Ok(())
     }
 
+    /// Expands frame `d` whose numbers came from a table entry: a false match (another
+    /// position's entry passing the check) can make a finished game look unsolved, and moves
+    /// generated after the game's end would give it a value it does not have. So the game's
+    /// own outcome comes first; a position it settles is a leaf (whose result then replaces
+    /// the wrong entry).
+    fn expand_unchecked<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        d: usize,
+    ) -> Result<(), Reason> {
+        let outcome = game.outcome();
+        if game.has_failed() {
+            return Err(Reason::GameError);
+        }
+        match known_numbers(outcome, self.frames[d].mover, self.attacker) {
+            Some(numbers) => {
+                self.frames[d].own = numbers;
+                self.frames[d].n_children = 0;
+                Ok(())
+            }
+            None => self.expand(game, table, d),
+        }
+    }
+
     /// Peeks at the first `n` moves of the move buffer and prefetches their table buckets,
     /// keeping the peeks (in `peeks`) where `expand` uses them ([`Game::REMEMBER_LEAVES`]).
     #[inline]
@@ -875,12 +913,13 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let (hash, mover) = peek.unwrap_or_else(|| (game.hash(), game.side_to_move()));
         // A position the table knows was searched, so it is not a finished game: its entry
         // makes the game's own (often costly) outcome check unnecessary.
-        let (own, distance, rep) = if let Some(depth) = self.on_path(hash, d) {
+        let (own, distance, rep, checked) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
-            (self.repetition_numbers(game, mover), 0, depth as u16)
+            (self.repetition_numbers(game, mover), 0, depth as u16, true)
         } else if let Some((e, conditional)) = self.lookup(table, hash, path_key, true) {
             // A conditional result's repetition lies somewhere above: assume the shallowest.
-            (e.numbers, e.distance, if conditional { 0 } else { NO_REP })
+            let rep = if conditional { 0 } else { NO_REP };
+            (e.numbers, e.distance, rep, false)
         } else {
             if peek.is_some() {
                 game.play(mv);
@@ -896,7 +935,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             if peek.is_some() {
                 game.undo(mv);
             }
-            (numbers, 0, NO_REP)
+            (numbers, 0, NO_REP, true)
         };
         let flip = mover != parent_mover;
         Child {
@@ -904,6 +943,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             distance,
             rep,
             flip,
+            checked,
             mv,
         }
     }
@@ -929,6 +969,12 @@ impl<'m, G: Game> Dfpn<'m, G> {
         {
             table.store(self.position_key(hash), &Entry::new(numbers, None, 0, 0));
         }
+    }
+
+    /// Keys the searches and walks that follow for `attacker` over `table`.
+    pub(crate) fn set_attacker<T: TranspositionTable>(&mut self, attacker: Player, table: &T) {
+        self.attacker = attacker;
+        self.salt = search_salt(attacker, table.key_salt());
     }
 
     /// Makes expansions evaluate every child (see the field's docs).
@@ -966,5 +1012,10 @@ impl<G: Game> Keying<G> for Dfpn<'_, G> {
     #[inline]
     fn attacker(&self) -> Player {
         self.attacker
+    }
+
+    #[inline]
+    fn salt(&self) -> u64 {
+        self.salt
     }
 }

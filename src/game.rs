@@ -331,6 +331,22 @@ pub trait Game {
         Value::Draw
     }
 
+    /// Writes an exact encoding of the position into `out` (which holds
+    /// [`ENCODING_CAPACITY`] bytes) and returns its length, or `None`, the default, for a
+    /// game without one.
+    ///
+    /// Exact means equal bytes for equal positions (side to move included, and anything else
+    /// the value depends on, as for [`hash`](Game::hash)) and different bytes for different
+    /// ones: a hash only makes that likely. A proof certificate names its root position by
+    /// this encoding, and its checker tells positions apart by it (transpositions, and
+    /// repetitions in games with cycles); without one, a checker expands every shared
+    /// position again (games declared [`RepetitionRule::Acyclic`]) or refuses to judge
+    /// repetitions (the others). Only certificates use it; no search calls it.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let _ = out;
+        None
+    }
+
     /// True once the game has broken its contract (a foreign callback returned an invalid
     /// side, outcome or error code, say). The solver checks it after every move generation
     /// and child evaluation and stops with [`crate::Reason::GameError`]; results found after
@@ -346,6 +362,10 @@ pub trait Game {
         Value::Loss
     }
 }
+
+/// The bytes [`Game::encode`] may write: enough for a 19×19 Go board at two bits a point,
+/// or a shogi position with both hands, several times over.
+pub const ENCODING_CAPACITY: usize = 256;
 
 /// A list of moves written into caller memory with a fixed capacity.
 ///

@@ -17,6 +17,13 @@ pub(crate) const NO_REP: u16 = u16::MAX;
 /// Salts that make the keys of the two attackers' searches disjoint, so `solve_value`'s two
 /// searches can share one table (arbitrary odd constants).
 const ATTACKER_SALT: [u64; 2] = [0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7345];
+
+/// The salt of every key of `attacker`'s search over a table whose
+/// [`key_salt`](TranspositionTable::key_salt) is `table_salt`.
+#[inline]
+pub(crate) fn search_salt(attacker: Player, table_salt: u64) -> u64 {
+    ATTACKER_SALT[attacker.index()] ^ table_salt
+}
 /// Salt for a position's contribution to a path key.
 const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
 /// Salt that keeps path keys apart from position keys.
@@ -52,10 +59,14 @@ pub(crate) fn known_numbers(outcome: Outcome, mover: Player, attacker: Player) -
 }
 
 /// The table keys and repetition scoring of one attacker's search in games of type `G`.
-/// df-pn and PNS implement [`attacker`](Keying::attacker); the rest is shared.
+/// df-pn and PNS implement [`attacker`](Keying::attacker) and
+/// [`salt`](Keying::salt); the rest is shared.
 pub(crate) trait Keying<G: Game> {
     /// The player the current search tries to prove a win for.
     fn attacker(&self) -> Player;
+
+    /// The current search's [`search_salt`]: its attacker's, and its table's.
+    fn salt(&self) -> u64;
 
     /// A position's contribution to the path keys below it (none in acyclic games, which
     /// never use path keys).
@@ -70,7 +81,7 @@ pub(crate) trait Keying<G: Game> {
     /// The key of a position's results that hold whatever the path.
     #[inline]
     fn position_key(&self, hash: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker().index()])
+        mix64(hash ^ self.salt())
     }
 
     /// The key of a position's results that hold for one set of ancestors (whose path
@@ -78,7 +89,7 @@ pub(crate) trait Keying<G: Game> {
     /// root without history.
     #[inline]
     fn path_key(&self, hash: u64, path_key: u64) -> u64 {
-        mix64(hash ^ ATTACKER_SALT[self.attacker().index()] ^ path_key ^ PATH_NAMESPACE)
+        mix64(hash ^ self.salt() ^ path_key ^ PATH_NAMESPACE)
     }
 
     /// The key [`lookup`](Keying::lookup) probes first, to prefetch.

@@ -73,6 +73,8 @@
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
+pub mod certificate;
+pub mod confirm;
 pub mod dfpn;
 pub mod game;
 mod keys;
@@ -88,7 +90,9 @@ pub mod table;
 pub mod value;
 
 pub use dfpn::{Dfpn, DfpnConfig, Job};
-pub use game::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value};
+pub use game::{
+    ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
+};
 pub use limits::{Limits, Progress, Reason};
 pub use memory::MemoryError;
 pub use number::{Epsilon, INFINITE, Numbers};

@@ -8,6 +8,7 @@ use core::fmt;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use crate::number::Numbers;
+use crate::result::Stats;
 
 /// How often, in MID calls, the clock and progress callbacks are called (they may be
 /// expensive calls, a clock through a C function say).
@@ -80,6 +81,20 @@ impl<'a> Limits<'a> {
             max_work,
             ..Limits::none()
         }
+    }
+
+    /// Runs `f` with these limits less what `spent` used of each budget (nodes, confirmation
+    /// nodes included, work and time), then restores them: the second of two searches under
+    /// one set of limits gets what the first left.
+    pub(crate) fn after<R>(&mut self, spent: &Stats, f: impl FnOnce(&mut Limits<'a>) -> R) -> R {
+        let saved = (self.max_nodes, self.max_work, self.max_time_us);
+        let nodes = spent.nodes.saturating_add(spent.confirm_nodes);
+        self.max_nodes = saved.0.saturating_sub(nodes);
+        self.max_work = saved.1.saturating_sub(spent.mid_calls);
+        self.max_time_us = saved.2.saturating_sub(spent.elapsed_us.unwrap_or(0));
+        let r = f(self);
+        (self.max_nodes, self.max_work, self.max_time_us) = saved;
+        r
     }
 
     /// The current clock reading, if there is a clock.
@@ -160,6 +175,13 @@ pub enum Reason {
     /// give a larger arena. The parallel solver: a worker's stack could not be allocated or
     /// a worker thread could not be started.
     MemoryLimit,
+    /// The search's answer was refuted by its confirmation each time it was searched again
+    /// under new keys ([`crate::confirm`]): the table's false matches, or positions the
+    /// game's hash does not tell apart, kept leading it astray. Never a wrong answer.
+    Unconfirmed,
+    /// A certificate's bytes could not be written: its sink refused them (a full buffer, an
+    /// I/O error).
+    Output,
 }
 
 impl fmt::Display for Reason {
@@ -176,6 +198,8 @@ impl fmt::Display for Reason {
             Reason::MemoryLimit => {
                 "out of memory (node arena full, or worker memory or threads unavailable)"
             }
+            Reason::Unconfirmed => "the answer was refuted by its confirmation every time",
+            Reason::Output => "the certificate could not be written",
         })
     }
 }

@@ -42,6 +42,10 @@ pub struct Stats {
     pub table: TableStats,
     /// Microseconds spent, when the limits carried a clock.
     pub elapsed_us: Option<u64>,
+    /// Positions the confirmation walks visited ([`crate::confirm`]), on top of `nodes`.
+    pub confirm_nodes: u64,
+    /// Answers their confirmation refuted, each searched again over new table keys.
+    pub refutations: u64,
 }
 
 impl Stats {
@@ -52,6 +56,8 @@ impl Stats {
         self.max_depth = self.max_depth.max(other.max_depth);
         self.repetitions += other.repetitions;
         self.table.accumulate(&other.table);
+        self.confirm_nodes += other.confirm_nodes;
+        self.refutations += other.refutations;
         self.elapsed_us = match (self.elapsed_us, other.elapsed_us) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),

@@ -63,13 +63,7 @@ pub(crate) fn solve_value_by<G: Game>(
         Status::Disproven => {}
     }
     // The second search gets only what the first left of each budget.
-    let (max_nodes, max_work, max_time_us) =
-        (limits.max_nodes, limits.max_work, limits.max_time_us);
-    limits.max_nodes = max_nodes.saturating_sub(first.stats.nodes);
-    limits.max_work = max_work.saturating_sub(first.stats.mid_calls);
-    limits.max_time_us = max_time_us.saturating_sub(first.stats.elapsed_us.unwrap_or(0));
-    let second = solve(game, me.opponent(), limits);
-    (limits.max_nodes, limits.max_work, limits.max_time_us) = (max_nodes, max_work, max_time_us);
+    let second = limits.after(&first.stats, |limits| solve(game, me.opponent(), limits));
     stats.accumulate(&second.stats);
     let value = match second.status {
         Status::Proven => Ok(Value::Loss),

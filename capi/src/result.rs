@@ -67,6 +67,7 @@ impl From<&proofnum_core::parallel::ParallelStats> for pn_stats {
             repetitions: s.repetitions,
             table: s.table,
             elapsed_us: Some(u64::try_from(s.elapsed.as_micros()).unwrap_or(u64::MAX)),
+            ..Stats::default()
         };
         pn_stats {
             jobs: s.jobs,

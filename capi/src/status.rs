@@ -73,11 +73,17 @@ pub enum pn_status {
     /// `PN_ENGINE_PN2`) was full even after its solved subtrees were freed, or a parallel call
     /// could not have a worker thread or its search stack.
     MemoryLimit = 23,
+    /// The search's answer was refuted by its confirmation each time it was searched again
+    /// with new table keys: false matches in the table, or positions the game's hash does not
+    /// tell apart, kept leading it astray. No answer is reported rather than a wrong one.
+    Unconfirmed = 24,
+    /// A certificate could not be written: its sink callback refused bytes.
+    OutputFailed = 25,
 }
 
 impl pn_status {
     /// Every status, in numeric order (each at the index of its value).
-    pub(crate) const ALL: [pn_status; 24] = [
+    pub(crate) const ALL: [pn_status; 26] = [
         pn_status::Ok,
         pn_status::NullPointer,
         pn_status::BadStructSize,
@@ -102,6 +108,8 @@ impl pn_status {
         pn_status::Refuted,
         pn_status::InternalError,
         pn_status::MemoryLimit,
+        pn_status::Unconfirmed,
+        pn_status::OutputFailed,
     ];
 
     /// The status with this value, if there is one.
@@ -140,6 +148,10 @@ impl pn_status {
             pn_status::MemoryLimit => {
                 c"out of search memory (PNS arena, or worker threads and stacks) without an answer"
             }
+            pn_status::Unconfirmed => {
+                c"the answer was refuted by its confirmation each time it was searched again"
+            }
+            pn_status::OutputFailed => c"the certificate sink refused bytes",
         }
     }
 
@@ -157,6 +169,8 @@ impl pn_status {
             // PNS's arena was full even after freeing solved subtrees, or a parallel call could
             // not have a worker's stack or thread.
             Reason::MemoryLimit => pn_status::MemoryLimit,
+            Reason::Unconfirmed => pn_status::Unconfirmed,
+            Reason::Output => pn_status::OutputFailed,
             // The work budget and thresholds are never set through this interface.
             Reason::WorkLimit | Reason::Thresholds => pn_status::InternalError,
         }

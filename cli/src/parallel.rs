@@ -85,5 +85,6 @@ fn serial_stats(s: &ParallelStats) -> Stats {
         repetitions: s.repetitions,
         table: s.table,
         elapsed_us: Some(s.elapsed.as_micros() as u64),
+        ..Stats::default()
     }
 }

@@ -410,6 +410,7 @@ fn serial_stats(s: &DistributedStats) -> Stats {
         repetitions: s.search.repetitions,
         table: s.search.table,
         elapsed_us: Some(s.search.elapsed.as_micros() as u64),
+        ..Stats::default()
     }
 }
 

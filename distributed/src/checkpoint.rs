@@ -300,6 +300,7 @@ impl<'b> In<'b> {
                 drops: w[7],
             },
             elapsed_us: None,
+            ..Stats::default()
         };
         Ok((stats, w[8]))
     }

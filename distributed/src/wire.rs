@@ -225,7 +225,7 @@ pub fn unpack_numbers(w: u64) -> Numbers {
     Numbers::new(w as u32, (w >> 32) as u32)
 }
 
-const REASONS: [Reason; 9] = [
+const REASONS: [Reason; 11] = [
     Reason::NodeLimit,
     Reason::WorkLimit,
     Reason::TimeLimit,
@@ -235,6 +235,8 @@ const REASONS: [Reason; 9] = [
     Reason::TooManyMoves,
     Reason::GameError,
     Reason::MemoryLimit,
+    Reason::Unconfirmed,
+    Reason::Output,
 ];
 
 fn status_word(s: Status) -> u64 {
@@ -361,6 +363,7 @@ impl Reader<'_> {
                 drops: self.get()?,
             },
             elapsed_us: None,
+            ..Stats::default()
         })
     }
 
@@ -715,6 +718,7 @@ mod tests {
                         drops: 4,
                     },
                     elapsed_us: None,
+                    ..Stats::default()
                 },
                 busy_ns: 777,
                 children: vec![(0, Numbers::UNIT, true), (6, Numbers::LOSS, false)],

@@ -90,7 +90,7 @@ use core::mem::size_of;
 
 use crate::dfpn::Job;
 use crate::game::{Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers};
+use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers, search_salt};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, INFINITE, Numbers};
@@ -266,6 +266,8 @@ pub struct Pns<'m, G: Game> {
     /// A counting filter over the hashes on the path (see [`crate::dfpn`]).
     filter: PathFilter,
     attacker: Player,
+    /// The keys' salt for the attacker and table of the current search.
+    salt: u64,
     /// The root's thresholds: the search stops once the root's numbers reach one.
     threshold: Numbers,
     /// The path index of the first-level root.
@@ -389,6 +391,7 @@ impl<'m, G: Game> Pns<'m, G> {
             config,
             filter: PathFilter::EMPTY,
             attacker: Player::First,
+            salt: 0,
             threshold: Numbers::new(INFINITE, INFINITE),
             base: 0,
             stats: Stats::default(),
@@ -477,6 +480,7 @@ impl<'m, G: Game> Pns<'m, G> {
         self.root_best = None;
         self.met_repetition = false;
         self.attacker = job.attacker;
+        self.salt = search_salt(job.attacker, table.key_salt());
         self.threshold = job.threshold;
         self.start_us = limits.now_us();
         self.filter = PathFilter::EMPTY;
@@ -734,6 +738,19 @@ impl<'m, G: Game> Pns<'m, G> {
             self.arena_stats.first_level_expansions += 1;
         }
         let level = self.path[d];
+        if d > b && self.shares_numbers() {
+            // The leaf's first numbers may have come from a table entry, and a false match (an
+            // entry of another position passing the check) can make a finished game look
+            // unsolved: the game's own outcome comes before its moves.
+            let outcome = game.outcome();
+            if game.has_failed() {
+                return Err(Halt::Abort(Reason::GameError));
+            }
+            if let Some(numbers) = known_numbers(outcome, level.mover, self.attacker) {
+                self.settle(table, t, b, d, numbers, 0, NO_REP, None, None);
+                return Ok(());
+            }
+        }
         let n = {
             let mut list = MoveList::new(self.scratch_moves[t]);
             game.generate_moves(&mut list);
@@ -1177,6 +1194,11 @@ impl<G: Game> Keying<G> for Pns<'_, G> {
     #[inline]
     fn attacker(&self) -> Player {
         self.attacker
+    }
+
+    #[inline]
+    fn salt(&self) -> u64 {
+        self.salt
     }
 }
 

@@ -1,10 +1,13 @@
 //! The 16-byte entry and its encoding as two 64-bit words.
 //!
 //! ```text
-//! data word: φ (bits 0..32) | δ (bits 32..64)
+//! data word, unsolved: φ (bits 0..32) | δ (bits 32..64), both non-zero
+//! data word, solved:   0 in the half that is zero (φ for a win, δ for a loss),
+//!                      key bits 1..32 with bit 31 set in the half that would be ∞
 //! h = mix64(data word XOR meta · SPREAD)
 //! key word:  check XOR low half of h (bits 0..32) | meta (bits 32..64)
-//! meta:      best child + 1 (9 bits) | log2 work (6) | generation (6) | distance (10) | spare (1)
+//! meta:      best child + 1 (9 bits) | log2 work (6) | generation (6) | distance (10)
+//!            | key bit 0 (1, solved entries; 0 otherwise)
 //! ```
 //! The check is the high half of the 64-bit key, independent of the low half that picks the
 //! bucket. XOR-ing it with a hash of the rest of the entry (Hyatt's lockless hashing) makes a
@@ -12,30 +15,46 @@
 //! of entries, so the single-thread table and the [shared view](super::shared) use these same
 //! bytes.
 //!
-//! # Every bit is covered (layout version 4)
+//! # Solved entries carry the whole key (layout version 5)
+//! A solved entry's infinite half carries no information: φ = 0 means δ = ∞ and δ = 0 means
+//! φ = ∞. So that half holds the key's low 32 bits instead (bits 1..32 with the top bit set, so
+//! the half is never zero; bit 0 goes into meta's spare bit), and a solved entry matches only a
+//! probe of the very same 64-bit key. A false match on a solved entry, which would end a
+//! subtree with another position's value, then needs two positions whose 64-bit keys are
+//! equal: for a game whose hash is exact (a different hash for every position, as the bundled
+//! Connect Four's and tic-tac-toe's), never, since the searches make keys with a bijection of
+//! the hash ([`mix64`] of the hash XOR a salt); for a 64-bit running hash, only where two
+//! positions' game hashes collide. Unsolved entries still match on the 32 check bits (and the
+//! bucket): a false match there hands a search wrong numbers for a position it then searches
+//! itself, which costs work, never an answer (the searches check the game's own outcome of a
+//! position before they expand it).
+//!
+//! # Every bit is covered
 //! The check is recovered through h, which depends on all 64 data bits and all 32 meta bits
 //! (meta enters multiplied by an odd constant, so a flipped meta bit changes many bits of the
 //! mixed word, and a few flipped data bits cannot cancel it). So a change of any of an entry's
 //! 128 bits (a flipped bit in a saved table, a torn write) changes the recovered check to an
 //! unrelated value, and the entry matches the probed key with odds of about 2^-32, those of two
 //! positions sharing check bits; a flip in the check bits themselves makes the entry another
-//! key's. Matching a slot costs one `mix64` and one multiply. Version 3 covered the same bits
-//! with two `mix64` per slot (meta hidden under a hash of the data word), which made the checks
-//! a quarter of a Connect Four MID call; version 2 covered only 96 bits (a flip in meta went
-//! unnoticed). The check is not a secret: it stops accidents, not a forger, who can write any
+//! key's. Matching a slot costs one `mix64` and one multiply (and, for a solved entry, one more
+//! comparison). The check is not a secret: it stops accidents, not a forger, who can write any
 //! entry with a valid check; what a table loaded from untrusted bytes may make the solver say is
 //! the [table's](super) concern.
 //!
-//! The hash must not be linear in XOR. Layout version 1 XOR-ed the key word with
-//! `d ^ d.rotate_left(32)`; then the key word of entry A with the data word of entry B (same
-//! key) passes the check whenever `scramble(dA) == scramble(dB)`, which a linear map makes
-//! common: every entry with φ = δ scrambles to zero, so A = (1, 1) torn with B = (2, 2) read as
-//! a valid (2, 2) carrying A's meta. Through the splitmix64 finaliser, a bijection with full
-//! avalanche, a torn pair with `dA ≠ dB` passes only if the low 32 bits of `mix64(dA)` and
-//! `mix64(dB)` agree: about 2^-32, the same odds as two positions sharing check bits.
+//! The hash must not be linear in XOR: with a linear scramble of the data word (as in layout
+//! version 1) the key word of entry A with the data word of entry B passes the check whenever
+//! their scrambles agree, which a linear map makes common (every φ = δ word scrambled to zero).
+//! Through the splitmix64 finaliser, a bijection with full avalanche, a torn pair with
+//! `dA ≠ dB` passes only if the low 32 bits of `mix64(dA)` and `mix64(dB)` agree: about 2^-32.
 //!
-//! A valid entry always has φ or δ non-zero, so a zero data word means an empty slot (and an
+//! A valid entry always has a non-zero data word (an unsolved entry's φ and δ are at least 1, a
+//! solved entry's key half has its top bit set), so a zero data word means an empty slot (and an
 //! all-zero bucket is four empty slots).
+//!
+//! # The narrow check (tests only)
+//! Built with `RUSTFLAGS="--cfg proofnum_narrow_check"`, an entry matches on 8 check bits alone
+//! (solved ones too), so false matches happen every few hundred probes: the oracle suites run
+//! under it to show that false matches cost work and never an answer. Never for users.
 
 use crate::number::Numbers;
 
@@ -52,6 +71,11 @@ const DIST_SHIFT: u32 = GEN_SHIFT + GEN_BITS;
 const DIST_BITS: u32 = 10;
 /// The largest recorded distance to the end of a solved line; longer ones saturate here.
 pub const MAX_DISTANCE: u16 = (1 << DIST_BITS) - 1;
+/// Meta's top bit: bit 0 of a solved entry's key.
+const KEY_BIT_SHIFT: u32 = DIST_SHIFT + DIST_BITS;
+const _: () = assert!(KEY_BIT_SHIFT == 31);
+/// Set in a solved entry's key half, so that half is never zero.
+const KEY_HALF_TAG: u32 = 1 << 31;
 
 const fn mask(bits: u32) -> u32 {
     (1 << bits) - 1
@@ -113,6 +137,13 @@ fn check_mask(data_word: u64, meta: u32) -> u32 {
     mix64(data_word ^ (meta as u64).wrapping_mul(SPREAD)) as u32
 }
 
+/// The key's low half as a solved entry stores it in its infinite half: bits 1..32 of the key
+/// with the top bit set (bit 0 goes into meta).
+#[inline]
+fn solved_key_half(key: u64) -> u32 {
+    (key as u32 >> 1) | KEY_HALF_TAG
+}
+
 /// An entry as stored: two words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
@@ -139,7 +170,14 @@ impl RawEntry {
     /// Encodes an entry for the key `key` in generation `generation`.
     #[inline]
     pub fn encode(key: u64, entry: &Entry, generation: u8) -> RawEntry {
-        let data_word = entry.numbers.phi as u64 | (entry.numbers.delta as u64) << 32;
+        let numbers = entry.numbers;
+        let (data_word, key_bit) = if numbers.is_win() {
+            ((solved_key_half(key) as u64) << 32, key as u32 & 1)
+        } else if numbers.is_loss() {
+            (solved_key_half(key) as u64, key as u32 & 1)
+        } else {
+            (numbers.phi as u64 | (numbers.delta as u64) << 32, 0)
+        };
         let best = match entry.best {
             Some(i) if i <= MAX_BEST_INDEX => i as u32 + 1,
             _ => 0,
@@ -147,7 +185,8 @@ impl RawEntry {
         let meta = best
             | (entry.work_log2 as u32 & mask(WORK_BITS)) << WORK_SHIFT
             | (generation as u32 & mask(GEN_BITS)) << GEN_SHIFT
-            | (entry.distance.min(MAX_DISTANCE) as u32) << DIST_SHIFT;
+            | (entry.distance.min(MAX_DISTANCE) as u32) << DIST_SHIFT
+            | key_bit << KEY_BIT_SHIFT;
         let check = (key >> 32) as u32;
         RawEntry {
             key_word: (check ^ check_mask(data_word, meta)) as u64 | (meta as u64) << 32,
@@ -168,10 +207,27 @@ impl RawEntry {
         self.key_word as u32 ^ check_mask(self.data_word, self.meta())
     }
 
-    /// True when the slot holds an entry whose check bits match `key`.
+    /// True when the slot holds an entry for `key`: its check bits match the key's high half,
+    /// and, for a solved entry, its key half and key bit match the low half too.
     #[inline]
+    #[cfg(not(proofnum_narrow_check))]
     pub fn matches(self, key: u64) -> bool {
-        !self.is_empty() && self.check() == (key >> 32) as u32
+        if self.is_empty() || self.check() != (key >> 32) as u32 {
+            return false;
+        }
+        let (low, high) = (self.data_word as u32, (self.data_word >> 32) as u32);
+        let solved_half = match (low, high) {
+            (0, half) | (half, 0) => half,
+            _ => return true, // unsolved: the check bits decide
+        };
+        solved_half == solved_key_half(key) && self.meta() >> KEY_BIT_SHIFT == key as u32 & 1
+    }
+
+    /// The narrow check of the tests (see the module docs): 8 check bits, solved or not.
+    #[inline]
+    #[cfg(proofnum_narrow_check)]
+    pub fn matches(self, key: u64) -> bool {
+        !self.is_empty() && (self.check() ^ (key >> 32) as u32) & 0xFF == 0
     }
 
     /// The generation the entry was written in.
@@ -185,8 +241,13 @@ impl RawEntry {
     pub fn decode(self) -> Entry {
         let meta = self.meta();
         let best = meta & mask(BEST_BITS);
+        let numbers = match (self.data_word as u32, (self.data_word >> 32) as u32) {
+            (0, _) => Numbers::WIN,
+            (_, 0) => Numbers::LOSS,
+            (phi, delta) => Numbers::new(phi, delta),
+        };
         Entry {
-            numbers: Numbers::new(self.data_word as u32, (self.data_word >> 32) as u32),
+            numbers,
             best: if best == 0 {
                 None
             } else {
@@ -236,11 +297,43 @@ mod tests {
         assert!(!raw.matches(key ^ (1 << 40)));
         assert!(
             raw.matches(key ^ 1),
-            "low (index) bits are not part of the check"
+            "low (index) bits are not part of an unsolved entry's check"
         );
         assert_eq!(raw.generation(), 9);
         assert_eq!(raw.decode(), e);
         assert_eq!(e.work_log2, 10);
+    }
+
+    #[test]
+    #[cfg(not(proofnum_narrow_check))]
+    fn solved_entries_match_only_their_whole_key() {
+        let key = 0xDEAD_BEEF_0123_4567;
+        for numbers in [Numbers::WIN, Numbers::LOSS] {
+            let e = Entry::new(numbers, Some(3), 17, 99);
+            let raw = RawEntry::encode(key, &e, 5);
+            assert!(raw.matches(key));
+            assert_eq!(raw.decode(), e, "solved numbers come back whole");
+            // Every single-bit change of the key misses: the check half and the low half.
+            for bit in 0..64 {
+                assert!(!raw.matches(key ^ (1 << bit)), "{numbers:?}: key bit {bit}");
+            }
+        }
+        // Bit 0 and the top bit of the low half, where the stored half has its tag.
+        let raw = RawEntry::encode(
+            0xFFFF_FFFF_0000_0000,
+            &Entry::new(Numbers::WIN, None, 0, 1),
+            0,
+        );
+        assert!(raw.matches(0xFFFF_FFFF_0000_0000));
+        assert!(!raw.matches(0xFFFF_FFFF_0000_0001));
+        assert!(!raw.matches(0xFFFF_FFFF_8000_0000));
+        assert!(
+            !raw.is_empty(),
+            "a solved entry of a key with a zero low half is not empty"
+        );
+        // Unsolved entries match on the check alone, whatever picks the bucket.
+        let raw = RawEntry::encode(key, &Entry::new(Numbers::new(3, 4), None, 0, 1), 0);
+        assert!(raw.matches(key ^ 0xFFFF_FFFF));
     }
 
     #[test]
@@ -329,8 +422,8 @@ mod tests {
 
     #[test]
     fn a_flip_of_any_of_the_128_bits_fails_the_check() {
-        // Issue 12, finding 2: layout version 2's check covered 96 bits, so flips in meta
-        // changed a loaded entry's distance or best child unnoticed. Every single-bit flip of
+        // Layout version 2's check covered 96 bits, so flips in meta changed a loaded entry's
+        // distance or best child unnoticed. Every single-bit flip of
         // 20 000 random entries (2.56 million flips) must fail; each would pass with odds of
         // about 2^-32, and the seed is fixed, so the test is deterministic.
         let mut state = 0x2545_F491_4F6C_DD1Du64;

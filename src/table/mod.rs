@@ -78,8 +78,9 @@ pub const MAGIC: [u8; 8] = *b"PROOFNUM";
 ///
 /// Version 2 hashes the data word into the key word with a non-linear mixer (version 1's linear
 /// one let some torn pairs of words pass the check); version 3 makes the check cover all 128
-/// bits of an entry, meta included; version 4 covers them at half the cost (see [`entry`]).
-pub const LAYOUT_VERSION: u32 = 4;
+/// bits of an entry, meta included; version 4 covers them at half the cost; version 5 stores a
+/// solved entry's whole key (see [`entry`]).
+pub const LAYOUT_VERSION: u32 = 5;
 /// Written in native byte order; reading it back differently means a foreign byte order.
 const BYTE_ORDER_MARK: u32 = 0x0102_0304;
 
@@ -200,6 +201,23 @@ pub trait TranspositionTable {
     fn store(&mut self, key: u64, entry: &Entry);
     /// Counters of this table's traffic.
     fn stats(&self) -> TableStats;
+    /// The salt the searches mix into every key they make over this table
+    /// ([`Table::rekey`]). The default, 0, suits tables that are never rekeyed.
+    #[inline]
+    fn key_salt(&self) -> u64 {
+        0
+    }
+    /// Makes every entry unreachable by changing the [`key_salt`](Self::key_salt), as
+    /// [`Table::rekey`]; false when this table cannot (the default, and a handle to a table
+    /// other threads share).
+    fn rekey(&mut self) -> bool {
+        false
+    }
+}
+
+/// The salt after `salt` ([`Table::rekey`]): the splitmix64 sequence.
+pub(crate) fn next_key_salt(salt: u64) -> u64 {
+    entry::mix64(salt.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
 /// Tables from this size on are prefetched (`TranspositionTable::prefetch_pays`): smaller ones
@@ -234,6 +252,7 @@ fn sample_bucket(i: usize, bucket_count: usize, samples: usize) -> usize {
 struct Header {
     bucket_count: usize,
     generation: u8,
+    key_salt: u64,
 }
 
 impl Header {
@@ -246,6 +265,7 @@ impl Header {
         out[20..24].copy_from_slice(&(BUCKET_BYTES as u32).to_ne_bytes());
         out[24..32].copy_from_slice(&(self.bucket_count as u64).to_ne_bytes());
         out[32..36].copy_from_slice(&(self.generation as u32).to_ne_bytes());
+        out[40..48].copy_from_slice(&self.key_salt.to_ne_bytes());
     }
 
     fn read(bytes: &[u8]) -> Result<Header, TableError> {
@@ -283,6 +303,7 @@ impl Header {
         Ok(Header {
             bucket_count,
             generation: generation as u8,
+            key_salt: u64::from_ne_bytes(bytes[40..48].try_into().unwrap()),
         })
     }
 
@@ -302,6 +323,8 @@ pub struct Table<'a> {
     region: &'a mut [u8],
     bucket_count: usize,
     generation: u8,
+    /// Mixed into every key the searches make over this table ([`Table::rekey`]).
+    key_salt: u64,
     stats: TableStats,
     /// False for bytes that came from outside (`load`, `attach`) until `clear`.
     trusted: bool,
@@ -320,12 +343,24 @@ impl<'a> Table<'a> {
     /// The smallest usable buffer: header, one bucket and alignment slack.
     pub const MIN_BYTES: usize = Self::required_bytes(1);
 
-    /// Makes an empty table using as much of `buf` as whole buckets allow.
+    /// The buckets [`Table::new`] makes in a buffer of `bytes` bytes, wherever the buffer
+    /// starts: what is left after the header and the most alignment padding any address needs.
+    /// So equal buffer sizes give equal tables, and a saved table loads into a buffer of the
+    /// size it was made in.
+    pub const fn bucket_count_for(bytes: usize) -> usize {
+        let buckets = bytes.saturating_sub(HEADER_BYTES + TABLE_ALIGN - 1) / BUCKET_BYTES;
+        if buckets < MAX_BUCKETS {
+            buckets
+        } else {
+            MAX_BUCKETS
+        }
+    }
+
+    /// Makes an empty table of [`Table::bucket_count_for`] `buf.len()` buckets.
     pub fn new(buf: &'a mut [u8]) -> Result<Table<'a>, TableError> {
         let available = buf.len();
+        let bucket_count = Self::bucket_count_for(available);
         let region = aligned_region(buf);
-        let bucket_count =
-            (region.len().saturating_sub(HEADER_BYTES) / BUCKET_BYTES).min(MAX_BUCKETS);
         if bucket_count == 0 {
             return Err(TableError::TooSmall {
                 needed: Self::MIN_BYTES,
@@ -335,6 +370,7 @@ impl<'a> Table<'a> {
         let header = Header {
             bucket_count,
             generation: 0,
+            key_salt: 0,
         };
         let region = &mut region[..header.table_bytes()];
         header.write(region);
@@ -342,6 +378,7 @@ impl<'a> Table<'a> {
             region,
             bucket_count,
             generation: 0,
+            key_salt: 0,
             stats: TableStats::default(),
             trusted: true,
         };
@@ -366,6 +403,7 @@ impl<'a> Table<'a> {
             region: &mut region[..header.table_bytes()],
             bucket_count: header.bucket_count,
             generation: header.generation,
+            key_salt: header.key_salt,
             stats: TableStats::default(),
             trusted: false,
         })
@@ -398,6 +436,7 @@ impl<'a> Table<'a> {
             region,
             bucket_count: header.bucket_count,
             generation: header.generation,
+            key_salt: header.key_salt,
             stats: TableStats::default(),
             trusted: false,
         })
@@ -436,11 +475,29 @@ impl<'a> Table<'a> {
         self.write_header();
     }
 
-    /// Empties every bucket, resets the generation and the statistics. The table is trusted
-    /// from now on: it holds only what searches store.
+    /// The salt mixed into every key the searches make over this table: 0 for a new table,
+    /// changed by [`rekey`](Table::rekey).
+    pub fn key_salt(&self) -> u64 {
+        self.key_salt
+    }
+
+    /// Makes every entry unreachable at once, without touching the buckets: the searches mix
+    /// a new salt into their keys, so what they stored before matches none of them (but a
+    /// false match, as any other position's entry) and, in an older generation, is replaced
+    /// first. What a confirmation that refuted an answer does before the search runs again
+    /// ([`crate::confirm`]): the same search over new keys meets none of the old false
+    /// matches. A cleared table starts again from salt 0.
+    pub fn rekey(&mut self) {
+        self.key_salt = next_key_salt(self.key_salt);
+        self.new_generation();
+    }
+
+    /// Empties every bucket, resets the generation, the key salt and the statistics. The table
+    /// is trusted from now on: it holds only what searches store.
     pub fn clear(&mut self) {
         self.buckets_mut().fill(Bucket::default());
         self.generation = 0;
+        self.key_salt = 0;
         self.stats = TableStats::default();
         self.trusted = true;
         self.write_header();
@@ -463,6 +520,7 @@ impl<'a> Table<'a> {
         Header {
             bucket_count: self.bucket_count,
             generation: self.generation,
+            key_salt: self.key_salt,
         }
         .write(self.region);
     }
@@ -526,6 +584,16 @@ impl TranspositionTable for Table<'_> {
 
     fn stats(&self) -> TableStats {
         self.stats
+    }
+
+    #[inline]
+    fn key_salt(&self) -> u64 {
+        self.key_salt
+    }
+
+    fn rekey(&mut self) -> bool {
+        Table::rekey(self);
+        true
     }
 
     #[inline]
@@ -799,6 +867,37 @@ mod tests {
         assert!((MAX_BUCKETS - MAX_BUCKETS / 1024 - 1..MAX_BUCKETS).contains(&last));
         assert_eq!(sample_bucket(0, MAX_BUCKETS, 1024), 0);
         assert_eq!(sample_bucket(5, 10, 10), 5);
+    }
+
+    #[test]
+    fn equal_buffer_sizes_give_equal_tables_at_any_address() {
+        // A table saved from a buffer must load into another buffer of the same size, wherever
+        // either starts (the bucket count once depended on the buffer's alignment).
+        let mut big = vec![0u8; 4096 + 2 * TABLE_ALIGN];
+        for len in [Table::MIN_BYTES, 1000, 4096] {
+            let counts: Vec<usize> = (0..TABLE_ALIGN)
+                .map(|offset| {
+                    Table::new(&mut big[offset..offset + len])
+                        .unwrap()
+                        .bucket_count()
+                })
+                .collect();
+            assert!(
+                counts.iter().all(|&c| c == Table::bucket_count_for(len)),
+                "{len}: {counts:?}"
+            );
+            let saved = Table::new(&mut big[..len]).unwrap().as_bytes().to_vec();
+            let mut target = vec![0u8; len + TABLE_ALIGN];
+            for offset in 0..TABLE_ALIGN {
+                let loaded = Table::load(&mut target[offset..offset + len], &saved);
+                assert!(
+                    loaded.is_ok(),
+                    "{len} bytes at offset {offset}: {:?}",
+                    loaded.err()
+                );
+            }
+        }
+        assert_eq!(Table::bucket_count_for(Table::required_bytes(77)), 77);
     }
 
     #[test]

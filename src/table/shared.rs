@@ -162,6 +162,8 @@ pub struct SharedTable<'a> {
     words: &'a mut [AtomicU64],
     bucket_count: usize,
     generation: u8,
+    /// As [`Table::key_salt`].
+    key_salt: u64,
     /// As [`Table::is_trusted`].
     trusted: bool,
 }
@@ -179,6 +181,7 @@ impl<'a> SharedTable<'a> {
             region,
             bucket_count,
             generation,
+            key_salt,
             stats: _,
             trusted,
         } = table;
@@ -196,6 +199,7 @@ impl<'a> SharedTable<'a> {
             words,
             bucket_count,
             generation,
+            key_salt,
             trusted,
         }
     }
@@ -214,6 +218,7 @@ impl<'a> SharedTable<'a> {
             region,
             bucket_count: self.bucket_count,
             generation: self.generation,
+            key_salt: self.key_salt,
             stats: TableStats::default(),
             trusted: self.trusted,
         }
@@ -226,6 +231,7 @@ impl<'a> SharedTable<'a> {
             buckets: &self.words[HEADER_WORDS..],
             bucket_count: self.bucket_count,
             generation: self.generation,
+            key_salt: self.key_salt,
             stats: TableStats::default(),
         }
     }
@@ -299,13 +305,26 @@ impl<'a> SharedTable<'a> {
         self.write_header();
     }
 
-    /// Empties every bucket and resets the generation; the table is trusted from now on, as
-    /// after [`Table::clear`].
+    /// The salt of the searches' keys, as [`Table::key_salt`].
+    pub fn key_salt(&self) -> u64 {
+        self.key_salt
+    }
+
+    /// Makes every entry unreachable at once, as [`Table::rekey`]. Handles made before must be
+    /// dropped first.
+    pub fn rekey(&mut self) {
+        self.key_salt = super::next_key_salt(self.key_salt);
+        self.new_generation();
+    }
+
+    /// Empties every bucket and resets the generation and key salt; the table is trusted from
+    /// now on, as after [`Table::clear`].
     pub fn clear(&mut self) {
         for word in &mut self.words[HEADER_WORDS..] {
             *word.get_mut() = 0;
         }
         self.generation = 0;
+        self.key_salt = 0;
         self.trusted = true;
         self.write_header();
     }
@@ -315,6 +334,7 @@ impl<'a> SharedTable<'a> {
         Header {
             bucket_count: self.bucket_count,
             generation: self.generation,
+            key_salt: self.key_salt,
         }
         .write(&mut bytes);
         for (word, chunk) in self.words[..HEADER_WORDS]
@@ -334,6 +354,7 @@ pub struct SharedHandle<'t> {
     buckets: &'t [AtomicU64],
     bucket_count: usize,
     generation: u8,
+    key_salt: u64,
     stats: TableStats,
 }
 
@@ -369,6 +390,11 @@ impl TranspositionTable for SharedHandle<'_> {
 
     fn stats(&self) -> TableStats {
         self.stats
+    }
+
+    #[inline]
+    fn key_salt(&self) -> u64 {
+        self.key_salt
     }
 
     #[inline]

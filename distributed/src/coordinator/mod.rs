@@ -287,6 +287,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
                     repetitions: s.repetitions,
                     table: s.table,
                     elapsed_us: None,
+                    ..Stats::default()
                 };
                 done.mid_calls += first.stats.resumed_mid_calls;
                 finished.0.accumulate(&done);

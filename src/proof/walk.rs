@@ -1,241 +1,24 @@
-//! After a search: the principal variation, and an independent check of the proof.
-//!
-//! Both walk the game from the root with the searcher's own stack: the walk keeps its path in
-//! the lower frames, and whenever the table no longer knows what the walk needs, it runs a
-//! df-pn search on top of that path (so repetitions against the path still count).
-//!
-//! [`Dfpn::principal_variation`] follows the solved line: the winner's shortest win, the loser's
-//! longest resistance, as far as the proof that was found tells (it is the shortest line *in
-//! that proof*, not necessarily the shortest win in the game).
-//!
-//! [`Dfpn::verify`] re-walks the whole proof (or disproof) tree: at the claimed winner's nodes it
-//! needs one child that verifies, at the other side's nodes every child, and it accepts only
-//! leaves the game itself scores (`outcome`, no moves, repetitions). The table only suggests
-//! which move to try; a wrong entry (a hash collision in the table's 32-bit check) makes that
-//! child fail to verify, and the walk tries the next or re-searches. Verified nodes are
-//! remembered in a caller-supplied set of full 64-bit keys so transpositions are walked once;
-//! only a collision of the game's own 64-bit hash can fool the walk.
+//! The verification walk: the whole proof (or disproof) tree, accepting only leaves the game
+//! scores, and optionally writing it as a certificate.
 
+use crate::certificate::{Heading, Sink, Writer};
 use crate::dfpn::{Child, Dfpn, Frame};
-use crate::game::{Game, MoveList, Player, RepetitionRule};
+use crate::game::{ENCODING_CAPACITY, Game, MoveList, Player, RepetitionRule};
 use crate::keys::{Keying, framed, known_numbers};
-use crate::limits::{Limits, Reason};
+use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Reason};
 use crate::number::{INFINITE, Numbers};
 use crate::result::Status;
 use crate::table::TranspositionTable;
 
-/// The verdict of [`Dfpn::verify`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Every line of the (dis)proof tree was walked to a leaf the game scores as claimed.
-    Verified,
-    /// The claim is false: some node could not be shown to go the claimed way.
-    Refuted,
-    /// The walk stopped before it could decide.
-    Unknown(Reason),
-}
-
-/// A principal variation written into a caller buffer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variation {
-    /// Moves written at the start of the buffer.
-    pub len: usize,
-    /// Why the line ended: `None` when it reached a finished game (or a repetition), or the
-    /// reason it stopped early (buffer full, limits, depth).
-    pub cut: Option<Reason>,
-}
-
-/// The outcome of [`Dfpn::verify`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verification<M> {
-    /// Verified, refuted or unknown.
-    pub verdict: Verdict,
-    /// When verified and the claimed winner moves first: the root move whose whole (dis)proof
-    /// tree was walked, a move checked on this very path down to leaves the game scores.
-    pub winning_move: Option<M>,
-    /// Counters of the walk.
-    pub stats: VerifyStats,
-}
-
-/// Statistics of a verification walk.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct VerifyStats {
-    /// Positions visited by the walk.
-    pub nodes: u64,
-    /// Positions the table could not vouch for, searched again with df-pn.
-    pub searches: u64,
-    /// Walks that reused a position already verified (transpositions).
-    pub memo_hits: u64,
-}
-
-/// Marks an empty slot of the verified-set.
-const EMPTY_KEY: u64 = 0;
-
-/// A set of 64-bit keys in caller memory (open addressing, linear probing). Full sets simply
-/// stop remembering.
-struct KeySet<'a> {
-    slots: &'a mut [u64],
-    used: usize,
-}
-
-impl<'a> KeySet<'a> {
-    fn new(slots: &'a mut [u64]) -> Self {
-        slots.fill(EMPTY_KEY);
-        KeySet { slots, used: 0 }
-    }
-
-    fn slot(&self, key: u64) -> usize {
-        (((key >> 32) * self.slots.len() as u64) >> 32) as usize
-    }
-
-    fn contains(&self, key: u64) -> bool {
-        let key = key.max(1);
-        if self.slots.is_empty() {
-            return false;
-        }
-        let mut i = self.slot(key);
-        loop {
-            match self.slots[i] {
-                EMPTY_KEY => return false,
-                k if k == key => return true,
-                _ => i = (i + 1) % self.slots.len(),
-            }
-        }
-    }
-
-    fn insert(&mut self, key: u64) {
-        let key = key.max(1);
-        // Keep a quarter free so probe sequences stay short and always end.
-        if (self.used + 1) * 4 > self.slots.len() * 3 {
-            return;
-        }
-        let mut i = self.slot(key);
-        loop {
-            match self.slots[i] {
-                EMPTY_KEY => {
-                    self.slots[i] = key;
-                    self.used += 1;
-                    return;
-                }
-                k if k == key => return,
-                _ => i = (i + 1) % self.slots.len(),
-            }
-        }
-    }
-}
-
-/// What the walk learnt about the node it just left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Walk {
-    Holds,
-    Fails,
-}
+use super::memo::KeyMap;
+use super::{Verdict, Verification, VerifyStats};
 
 impl<G: Game> Dfpn<'_, G> {
-    /// Writes the principal variation of `attacker`'s search from `game`'s position into
-    /// `out`: the claimed winner's shortest win and the loser's longest resistance, as far as
-    /// the proofs found tell. Call it after a solve with the same table; what the table lost is
-    /// searched again (within `limits`). The position is restored before returning.
-    ///
-    /// Every step is searched with the line so far as its history, so repetitions against the
-    /// line count. In games with cycles a proof stored from another path may pass through a
-    /// position of this line; when a later step shows that, the walk goes back to the last
-    /// step where the winner chose, excludes that move there and chooses again. So each move
-    /// of the line wins (or resists) on this very path.
-    pub fn principal_variation<T: TranspositionTable>(
-        &mut self,
-        game: &mut G,
-        attacker: Player,
-        table: &mut T,
-        out: &mut [G::Move],
-        limits: &mut Limits<'_>,
-    ) -> Variation {
-        let (len, cut) = self.walk_line(game, attacker, table, out.len(), limits);
-        for (k, slot) in out[..len].iter_mut().enumerate() {
-            *slot = self.children[k].mv;
-        }
-        for k in (0..len).rev() {
-            game.undo(self.children[k].mv);
-        }
-        Variation { len, cut }
-    }
-
-    /// Walks the principal line from `game`'s position, leaving the game at its end: the line's
-    /// moves are in `children[0..len].mv` and its positions' hashes in `frames[0..len]`.
-    fn walk_line<T: TranspositionTable>(
-        &mut self,
-        game: &mut G,
-        attacker: Player,
-        table: &mut T,
-        max_len: usize,
-        limits: &mut Limits<'_>,
-    ) -> (usize, Option<Reason>) {
-        let infinite = Numbers::new(INFINITE, INFINITE);
-        let mut claim = None;
-        let mut k = 0usize;
-        self.frames[0].excluded = 0;
-        self.set_exhaustive(true);
-        let cut = loop {
-            if k > self.max_depth() {
-                break Some(Reason::DepthLimit);
-            }
-            let excluded = self.frames[k].excluded;
-            self.root_excluded = excluded;
-            // Child slots 0..k hold the line's moves; the search works above them.
-            let r = self.search_from(game, attacker, infinite, k, k as u32, table, limits);
-            self.root_excluded = 0;
-            self.frames[k].excluded = excluded;
-            let status = r.status;
-            if let Status::Unknown(reason) = status {
-                break Some(reason);
-            }
-            if *claim.get_or_insert(status) == status {
-                let (Some(mv), Some(index)) = (r.best_move, self.root_best) else {
-                    break None; // a finished game or a repetition ends the line
-                };
-                if k >= max_len {
-                    break Some(Reason::TooManyMoves); // the line goes on beyond the buffer
-                }
-                self.frames[k].chosen = index;
-                self.children[k].mv = mv;
-                game.play(mv);
-                k += 1;
-                // After a move from the last frame there is no frame to reset: the next turn
-                // of the loop cuts the line at the depth limit.
-                if let Some(frame) = self.frames.get_mut(k) {
-                    frame.excluded = 0;
-                }
-                continue;
-            }
-            // This position does not go the claimed way on this path: go back to the last
-            // step where the claimed winner chose, and rule that choice out.
-            let winner_is_attacker = claim == Some(Status::Proven);
-            let mut resumed = false;
-            while k > 0 {
-                k -= 1;
-                game.undo(self.children[k].mv);
-                let winner_moved = (self.frames[k].mover == attacker) == winner_is_attacker;
-                let chosen = self.frames[k].chosen;
-                if winner_moved && chosen < 64 {
-                    self.frames[k].excluded |= 1 << chosen;
-                    resumed = true;
-                    break;
-                }
-            }
-            if !resumed {
-                // Only reachable if the root's own result changed under the walk.
-                break Some(Reason::Thresholds);
-            }
-        };
-        self.set_exhaustive(false);
-        (k, cut)
-    }
-
     /// Walks the whole proof tree (`claim` = [`Status::Proven`]) or disproof tree
     /// ([`Status::Disproven`]) of `attacker`'s search from `game`'s position, accepting only
     /// leaves the game scores itself, and searching again with df-pn wherever the table cannot
-    /// say which move proves a node. `memo` is scratch memory for the set of verified positions
-    /// (more slots, fewer repeated walks in games with transpositions; empty works). The
+    /// say which move proves a node. `memo` is scratch memory for the positions verified (two
+    /// words each; more, fewer repeated walks in games with transpositions; empty works). The
     /// position is restored before returning.
     pub fn verify<T: TranspositionTable>(
         &mut self,
@@ -244,6 +27,61 @@ impl<G: Game> Dfpn<'_, G> {
         claim: Status,
         table: &mut T,
         memo: &mut [u64],
+        limits: &mut Limits<'_>,
+    ) -> Verification<G::Move> {
+        self.walk_claim(game, attacker, claim, table, memo, None, limits)
+    }
+
+    /// [`verify`](Dfpn::verify), writing the (dis)proof it walks into `sink` as a
+    /// [certificate](crate::certificate) of `claim`, headed with `game_name`. The certificate
+    /// is complete when the verdict is [`Verdict::Verified`]; otherwise what the sink took is
+    /// no certificate. A sink that refuses bytes ends the walk with
+    /// [`Verdict::Unknown`]`(`[`Reason::Output`]`)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn certify<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        attacker: Player,
+        claim: Status,
+        table: &mut T,
+        memo: &mut [u64],
+        game_name: &str,
+        sink: &mut dyn Sink,
+        limits: &mut Limits<'_>,
+    ) -> Verification<G::Move> {
+        let mut encoding = [0u8; ENCODING_CAPACITY];
+        let root_encoding = match game.encode(&mut encoding) {
+            Some(n) if n <= ENCODING_CAPACITY => &encoding[..n],
+            Some(_) => {
+                return Verification {
+                    verdict: Verdict::Unknown(Reason::GameError),
+                    winning_move: None,
+                    stats: VerifyStats::default(),
+                };
+            }
+            None => &[],
+        };
+        let heading = Heading {
+            game: game_name,
+            rule: G::REPETITION_RULE,
+            attacker,
+            attacker_wins: claim == Status::Proven,
+            root_encoding,
+        };
+        let writer = Writer::new(sink, &heading);
+        self.walk_claim(game, attacker, claim, table, memo, Some(writer), limits)
+    }
+
+    /// The walk behind [`verify`](Dfpn::verify) and [`certify`](Dfpn::certify).
+    #[allow(clippy::too_many_arguments)]
+    fn walk_claim<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        attacker: Player,
+        claim: Status,
+        table: &mut T,
+        memo: &mut [u64],
+        writer: Option<Writer<'_>>,
         limits: &mut Limits<'_>,
     ) -> Verification<G::Move> {
         let claim_attacker_wins = match claim {
@@ -258,12 +96,22 @@ impl<G: Game> Dfpn<'_, G> {
             }
         };
         let mut walker = Walker {
-            memo: KeySet::new(memo),
+            memo: KeyMap::new(memo),
             stats: VerifyStats::default(),
             attacker,
             claim_attacker_wins,
+            writer,
+            next_id: 0,
+            start_us: limits.now_us(),
         };
-        let verdict = self.walk(game, &mut walker, table, limits);
+        let (mut verdict, root) = self.walk(game, &mut walker, table, limits);
+        if let Some(writer) = walker.writer.take() {
+            match (verdict, writer.finish(root)) {
+                (Verdict::Verified, Ok(records)) => walker.stats.records = records,
+                (Verdict::Verified, Err(_)) => verdict = Verdict::Unknown(Reason::Output),
+                _ => {}
+            }
+        }
         // The root frame still names the child that made a winner-to-move root hold.
         let root = self.frames[0];
         let winning_move = (verdict == Verdict::Verified
@@ -277,27 +125,37 @@ impl<G: Game> Dfpn<'_, G> {
         }
     }
 
-    /// The verification walk: an explicit loop over frames, like MID.
+    /// The verification walk: an explicit loop over frames, like MID. Returns the verdict and
+    /// the root's node (0 when the game scores the root itself).
     fn walk<T: TranspositionTable>(
         &mut self,
         game: &mut G,
-        w: &mut Walker<'_>,
+        w: &mut Walker<'_, '_>,
         table: &mut T,
         limits: &mut Limits<'_>,
-    ) -> Verdict {
-        self.attacker = w.attacker;
+    ) -> (Verdict, u64) {
+        self.set_attacker(w.attacker, table);
         let mut depth = 0usize;
         let mut result = match self.walk_enter(game, w, table, 0, 0, None) {
             Entered::Leaf(r) => return verdict(r),
             Entered::Frame => None,
-            Entered::Error(reason) => return Verdict::Unknown(reason),
+            Entered::Error(reason) => return (Verdict::Unknown(reason), 0),
         };
         loop {
             if let Some(r) = result.take() {
                 // The frame at `depth` is decided: hand the result to its parent.
-                if r == Walk::Holds {
-                    w.memo.insert(self.frames[depth].key);
-                }
+                let r = match r {
+                    Walk::Holds(_) => {
+                        let node = self.frames[depth].work_start;
+                        w.memo.insert(self.frames[depth].key, node);
+                        self.write_node(depth, w);
+                        if w.writer.as_ref().is_some_and(Writer::failed) {
+                            return self.walk_abort(game, depth, Reason::Output);
+                        }
+                        Walk::Holds(node)
+                    }
+                    Walk::Fails => Walk::Fails,
+                };
                 if depth == 0 {
                     return verdict(r);
                 }
@@ -306,13 +164,8 @@ impl<G: Game> Dfpn<'_, G> {
                 result = self.walk_child_done(depth, w, r);
                 continue;
             }
-            if w.stats.nodes >= limits.max_nodes {
-                return self.walk_abort(game, depth, Reason::NodeLimit);
-            }
-            if let Some(stop) = limits.stop
-                && stop.load(core::sync::atomic::Ordering::Relaxed)
-            {
-                return self.walk_abort(game, depth, Reason::Stopped);
+            if let Some(reason) = w.exceeded(limits) {
+                return self.walk_abort(game, depth, reason);
             }
             match self.walk_next(depth, w) {
                 Next::Decided(r) => result = Some(r),
@@ -360,18 +213,19 @@ impl<G: Game> Dfpn<'_, G> {
                         limits,
                     );
                     self.root_excluded = 0;
-                    self.attacker = w.attacker;
                     if let Status::Unknown(reason) = r.status {
                         return self.walk_abort(game, depth, reason);
                     }
                     if (r.status == Status::Proven) != w.claim_attacker_wins {
+                        // The search overwrote the frame: put its node back for the parent.
+                        self.frames[depth] = frame;
                         result = Some(Walk::Fails);
                         continue;
                     }
-                    let hint = self.root_best;
                     let again = Reentry {
-                        hint,
+                        hint: self.root_best,
                         excluded: frame.excluded,
+                        node: frame.work_start,
                     };
                     match self.walk_enter(game, w, table, depth, frame.first_child, Some(again)) {
                         Entered::Frame => {}
@@ -388,7 +242,7 @@ impl<G: Game> Dfpn<'_, G> {
     fn walk_enter<T: TranspositionTable>(
         &mut self,
         game: &mut G,
-        w: &mut Walker<'_>,
+        w: &mut Walker<'_, '_>,
         table: &mut T,
         depth: usize,
         first_child: u32,
@@ -401,12 +255,14 @@ impl<G: Game> Dfpn<'_, G> {
         if game.has_failed() {
             return Entered::Error(Reason::GameError);
         }
-        if self.frames[..depth].iter().any(|f| f.hash == hash) {
+        if let Some(at) = self.frames[..depth].iter().position(|f| f.hash == hash) {
+            // A repetition of the line: in a certificate, a reference to that position's node.
             let numbers = self.repetition_numbers(game, mover);
-            return Entered::Leaf(holds(w.numbers_hold(numbers, mover)));
+            let node = self.frames[at].work_start;
+            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), node));
         }
         if let Some(numbers) = known_numbers(outcome, mover, w.attacker) {
-            return Entered::Leaf(holds(w.numbers_hold(numbers, mover)));
+            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0));
         }
         let path_key = match depth {
             0 => 0,
@@ -425,9 +281,11 @@ impl<G: Game> Dfpn<'_, G> {
         } else {
             self.path_key(hash, path_key)
         };
-        if again.is_none() && w.memo.contains(memo_key) {
+        if again.is_none()
+            && let Some(node) = w.memo.get(memo_key)
+        {
             w.stats.memo_hits += 1;
-            return Entered::Leaf(Walk::Holds);
+            return Entered::Leaf(Walk::Holds(node));
         }
         let n = {
             let mut list = MoveList::new(self.scratch);
@@ -443,7 +301,7 @@ impl<G: Game> Dfpn<'_, G> {
         if n == 0 {
             let value = game.no_moves_value();
             let numbers = framed(value, mover, w.attacker);
-            return Entered::Leaf(holds(w.numbers_hold(numbers, mover)));
+            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0));
         }
         let first = first_child as usize;
         if first + n > self.children.len() {
@@ -495,10 +353,16 @@ impl<G: Game> Dfpn<'_, G> {
             self.children[first + best as usize].numbers = Numbers::WIN;
             self.children[first + best as usize].distance = 0;
         }
+        // A node searched again keeps its id: nodes below it may already refer to it.
+        let node = match again {
+            Some(a) => a.node,
+            None => w.new_node(),
+        };
         self.frames[depth] = Frame {
             hash,
             key: memo_key,
             path_key,
+            work_start: node,
             first_child,
             n_children: n as u32,
             best: 0,
@@ -510,7 +374,7 @@ impl<G: Game> Dfpn<'_, G> {
     }
 
     /// What frame `depth` does next.
-    fn walk_next(&mut self, depth: usize, w: &Walker<'_>) -> Next {
+    fn walk_next(&mut self, depth: usize, w: &Walker<'_, '_>) -> Next {
         let frame = self.frames[depth];
         let first = frame.first_child as usize;
         let kids = &self.children[first..first + frame.n_children as usize];
@@ -527,7 +391,7 @@ impl<G: Game> Dfpn<'_, G> {
                 None => Next::Research,
             }
         } else if frame.best == frame.n_children {
-            Next::Decided(Walk::Holds)
+            Next::Decided(Walk::Holds(frame.work_start))
         } else {
             Next::Child(frame.best)
         }
@@ -540,56 +404,101 @@ impl<G: Game> Dfpn<'_, G> {
     }
 
     /// Takes the walked child's result into frame `depth`; `Some` when that decides the frame.
-    fn walk_child_done(&mut self, depth: usize, w: &Walker<'_>, r: Walk) -> Option<Walk> {
+    fn walk_child_done(&mut self, depth: usize, w: &Walker<'_, '_>, r: Walk) -> Option<Walk> {
         let frame = self.frames[depth];
         let slot = (frame.first_child + frame.best) as usize;
-        if w.winner_to_move(frame.mover) {
-            match r {
-                Walk::Holds => Some(Walk::Holds),
-                Walk::Fails => {
-                    // Never try this child again, nor let a new search choose it.
-                    self.children[slot].numbers = Numbers::LOSS;
-                    if frame.best < 64 {
-                        self.frames[depth].excluded |= 1 << frame.best;
-                    } else {
-                        self.frames[depth].fresh = false; // cannot be excluded
-                    }
-                    None
-                }
-            }
-        } else {
-            match r {
-                Walk::Holds => {
+        match r {
+            Walk::Holds(node) => {
+                set_node(&mut self.children[slot], node);
+                if w.winner_to_move(frame.mover) {
+                    Some(Walk::Holds(frame.work_start))
+                } else {
                     self.frames[depth].best += 1;
                     None
                 }
-                Walk::Fails => Some(Walk::Fails),
             }
+            Walk::Fails if w.winner_to_move(frame.mover) => {
+                // Never try this child again, nor let a new search choose it.
+                self.children[slot].numbers = Numbers::LOSS;
+                if frame.best < 64 {
+                    self.frames[depth].excluded |= 1 << frame.best;
+                } else {
+                    self.frames[depth].fresh = false; // cannot be excluded
+                }
+                None
+            }
+            Walk::Fails => Some(Walk::Fails),
         }
+    }
+
+    /// Writes the certificate record of frame `depth`, which holds: the winning move's index
+    /// and node where the claimed winner is to move, every move's node where the other side is.
+    fn write_node(&self, depth: usize, w: &mut Walker<'_, '_>) {
+        let Some(writer) = w.writer.as_mut() else {
+            return;
+        };
+        let frame = &self.frames[depth];
+        let first = frame.first_child as usize;
+        let kids = &self.children[first..first + frame.n_children as usize];
+        let id = frame.work_start;
+        if (frame.mover == w.attacker) == w.claim_attacker_wins {
+            let chosen = frame.best as usize;
+            writer.or_node(id, chosen as u64, node_of(&kids[chosen]));
+        } else {
+            writer.and_node(id, kids.iter().map(node_of));
+        }
+        w.stats.records += 1;
     }
 
     /// Takes back the walk's moves above frame `depth` and reports `reason`.
-    fn walk_abort(&mut self, game: &mut G, depth: usize, reason: Reason) -> Verdict {
+    fn walk_abort(&mut self, game: &mut G, depth: usize, reason: Reason) -> (Verdict, u64) {
         for d in (0..depth).rev() {
             game.undo(self.walk_child(d).mv);
         }
-        Verdict::Unknown(reason)
+        (Verdict::Unknown(reason), 0)
     }
 }
 
-fn holds(b: bool) -> Walk {
-    if b { Walk::Holds } else { Walk::Fails }
+/// A walked child's node, kept in its numbers' place: the walk has no use for the numbers of
+/// a child it has walked (the claimed winner's frame is decided by the first child that holds,
+/// and the other side's frame walks its children in order).
+fn set_node<M>(child: &mut Child<M>, node: u64) {
+    child.numbers = Numbers::new(node as u32, (node >> 32) as u32);
+}
+
+/// The node [`set_node`] kept.
+fn node_of<M>(child: &Child<M>) -> u64 {
+    child.numbers.phi as u64 | (child.numbers.delta as u64) << 32
+}
+
+/// `Holds` at `node` when `b`, else `Fails`.
+fn holds(b: bool, node: u64) -> Walk {
+    if b { Walk::Holds(node) } else { Walk::Fails }
+}
+
+/// The verdict of the root's walk, and its node.
+fn verdict(r: Walk) -> (Verdict, u64) {
+    match r {
+        Walk::Holds(node) => (Verdict::Verified, node),
+        Walk::Fails => (Verdict::Refuted, 0),
+    }
 }
 
 /// The state of a verification walk.
-struct Walker<'a> {
-    memo: KeySet<'a>,
+struct Walker<'m, 's> {
+    memo: KeyMap<'m>,
     stats: VerifyStats,
     attacker: Player,
     claim_attacker_wins: bool,
+    /// The certificate being written, if any.
+    writer: Option<Writer<'s>>,
+    /// The last node id given out (ids start at 1; 0 is a leaf the game scores).
+    next_id: u64,
+    /// The clock when the walk began.
+    start_us: Option<u64>,
 }
 
-impl Walker<'_> {
+impl Walker<'_, '_> {
     /// True when the claimed winner is to move (one child must hold).
     fn winner_to_move(&self, mover: Player) -> bool {
         (mover == self.attacker) == self.claim_attacker_wins
@@ -603,6 +512,41 @@ impl Walker<'_> {
             numbers.is_loss()
         }
     }
+
+    /// A new node id.
+    fn new_node(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Why the walk must stop now: its node limit, the stop flag, or (checked every
+    /// [`CLOCK_POLL_INTERVAL`] positions) the time limit.
+    fn exceeded(&self, limits: &mut Limits<'_>) -> Option<Reason> {
+        let nodes = self.stats.nodes;
+        if nodes >= limits.max_nodes {
+            return Some(Reason::NodeLimit);
+        }
+        if let Some(stop) = limits.stop
+            && stop.load(core::sync::atomic::Ordering::Relaxed)
+        {
+            return Some(Reason::Stopped);
+        }
+        if nodes % CLOCK_POLL_INTERVAL == 0
+            && let (Some(start), Some(now)) = (self.start_us, limits.now_us())
+            && now.saturating_sub(start) >= limits.max_time_us
+        {
+            return Some(Reason::TimeLimit);
+        }
+        None
+    }
+}
+
+/// What the walk learnt about the node it just left: it holds (in a certificate, at this
+/// node: 0 for a position the game scores), or it fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walk {
+    Holds(u64),
+    Fails,
 }
 
 /// How a node is entered again after it was searched anew.
@@ -612,6 +556,8 @@ struct Reentry {
     hint: Option<u32>,
     /// Children that failed at this node before.
     excluded: u64,
+    /// The node's id, kept.
+    node: u64,
 }
 
 enum Entered {
@@ -624,11 +570,4 @@ enum Next {
     Decided(Walk),
     Child(u32),
     Research,
-}
-
-fn verdict(r: Walk) -> Verdict {
-    match r {
-        Walk::Holds => Verdict::Verified,
-        Walk::Fails => Verdict::Refuted,
-    }
 }

@@ -489,6 +489,8 @@ pub const DRAW: u8 = 1;
 pub const BY_POSITION: u8 = 2;
 /// Added to [`GraphGame`]'s rule parameter: the game sets `Game::REMEMBER_LEAVES`.
 pub const LEAVES: u8 = 4;
+/// Added to [`GraphGame`]'s rule parameter: the game gives no exact encoding (`Game::encode`).
+pub const NO_ENCODING: u8 = 8;
 
 /// A random graph played as a game. `RULE` selects the repetition rule.
 #[derive(Clone)]
@@ -510,7 +512,7 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
     /// `from << 32 | to`, so undo needs no history.
     type Move = u64;
 
-    const REPETITION_RULE: RepetitionRule = match RULE & !LEAVES {
+    const REPETITION_RULE: RepetitionRule = match RULE & !(LEAVES | NO_ENCODING) {
         ACYCLIC => RepetitionRule::Acyclic,
         DRAW => RepetitionRule::Draw,
         _ => RepetitionRule::ByPosition,
@@ -557,6 +559,14 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
     fn no_moves_value(&self) -> Value {
         self.graph.no_moves
     }
+    /// The node's index: a node is a position (its side to move included).
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        if RULE & NO_ENCODING != 0 {
+            return None;
+        }
+        out[..4].copy_from_slice(&self.at.to_le_bytes());
+        Some(4)
+    }
 }
 
 /// Moves travel as themselves (`from << 32 | to`); a code naming no edge is refused where it
@@ -583,7 +593,7 @@ pub fn seed() -> u64 {
 }
 
 /// Tic-tac-toe for the tests and benchmarks: a draw with perfect play.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
 pub struct TicTacToe {
     pub cells: [u8; 9], // 0 empty, 1 first player, 2 second player
     pub to_move: u8,    // 0 or 1
@@ -642,5 +652,10 @@ impl Game for TicTacToe {
     fn undo(&mut self, mv: u8) {
         self.cells[mv as usize] = 0;
         self.to_move ^= 1;
+    }
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        out[..9].copy_from_slice(&self.cells);
+        out[9] = self.to_move;
+        Some(10)
     }
 }

@@ -32,6 +32,7 @@
 //! on that line is only used there. The root is reported solved only when its real numbers
 //! (combined from job results, never from virtual ones) are solved.
 
+mod confirmed;
 pub mod scheduler;
 mod snapshot;
 mod tree;
@@ -175,6 +176,10 @@ pub struct ParallelStats {
     /// Share of the wall time the tree was locked by some worker taking or handing in a job
     /// (the coordinator's work): 0 to 1.
     pub coordinator_busy_share: f64,
+    /// Positions the confirmation walks visited ([`ParallelSolver::solve_confirmed`]).
+    pub confirm_nodes: u64,
+    /// Answers their confirmation refuted, each searched again over a rekeyed table.
+    pub refutations: u64,
 }
 
 /// What a parallel search found.
@@ -406,41 +411,68 @@ impl ParallelSolver {
         G: Game + Clone + Send,
         G::Move: Send,
     {
-        let me = game.side_to_move();
-        let first = self.solve(game, me, table, limits);
-        match first.status {
-            Status::Proven => {
-                return ParallelValueResult {
-                    value: Ok(Value::Win),
-                    best_move: first.best_move,
-                    stats: first.stats,
-                };
-            }
-            Status::Unknown(reason) => {
-                return ParallelValueResult {
-                    value: Err(reason),
-                    best_move: None,
-                    stats: first.stats,
-                };
-            }
-            Status::Disproven => {}
+        value_by(game, limits, |attacker, limits| {
+            self.solve(game, attacker, table, limits)
+        })
+    }
+}
+
+/// The value of `game`'s position by two attacker searches run by `solve`: "can the side to
+/// move win?", then, if not, "can the opponent win?". The second search gets what the first
+/// left of each budget in `limits`.
+fn value_by<G: Game>(
+    game: &G,
+    limits: &mut ParallelLimits<'_>,
+    mut solve: impl FnMut(Player, &mut ParallelLimits<'_>) -> ParallelResult<G::Move>,
+) -> ParallelValueResult<G::Move> {
+    let me = game.side_to_move();
+    let first = solve(me, limits);
+    match first.status {
+        Status::Proven => {
+            return ParallelValueResult {
+                value: Ok(Value::Win),
+                best_move: first.best_move,
+                stats: first.stats,
+            };
         }
-        let saved = (limits.max_nodes, limits.max_work, limits.max_time);
-        limits.max_nodes = saved.0.saturating_sub(first.stats.nodes);
-        limits.max_work = saved.1.saturating_sub(first.stats.mid_calls);
-        limits.max_time = saved.2.map(|t| t.saturating_sub(first.stats.elapsed));
-        let second = self.solve(game, me.opponent(), table, limits);
-        (limits.max_nodes, limits.max_work, limits.max_time) = saved;
-        let value = match second.status {
-            Status::Proven => Ok(Value::Loss),
-            Status::Disproven => Ok(Value::Draw),
-            Status::Unknown(reason) => Err(reason),
-        };
-        ParallelValueResult {
-            value,
-            best_move: second.best_move,
-            stats: combine_stats(&first.stats, &second.stats),
+        Status::Unknown(reason) => {
+            return ParallelValueResult {
+                value: Err(reason),
+                best_move: None,
+                stats: first.stats,
+            };
         }
+        Status::Disproven => {}
+    }
+    let second = limits.after(&first.stats, |limits| solve(me.opponent(), limits));
+    let value = match second.status {
+        Status::Proven => Ok(Value::Loss),
+        Status::Disproven => Ok(Value::Draw),
+        Status::Unknown(reason) => Err(reason),
+    };
+    ParallelValueResult {
+        value,
+        best_move: second.best_move,
+        stats: combine_stats(&first.stats, &second.stats),
+    }
+}
+
+impl<'a> ParallelLimits<'a> {
+    /// Runs `f` with these limits less what `spent` used of each budget (nodes, confirmation
+    /// nodes included, work and time), then restores them.
+    pub(crate) fn after<R>(
+        &mut self,
+        spent: &ParallelStats,
+        f: impl FnOnce(&mut ParallelLimits<'a>) -> R,
+    ) -> R {
+        let saved = (self.max_nodes, self.max_work, self.max_time);
+        let nodes = spent.nodes.saturating_add(spent.confirm_nodes);
+        self.max_nodes = saved.0.saturating_sub(nodes);
+        self.max_work = saved.1.saturating_sub(spent.mid_calls);
+        self.max_time = saved.2.map(|t| t.saturating_sub(spent.elapsed));
+        let r = f(self);
+        (self.max_nodes, self.max_work, self.max_time) = saved;
+        r
     }
 }
 
@@ -471,6 +503,8 @@ fn combine_stats(a: &ParallelStats, b: &ParallelStats) -> ParallelStats {
         elapsed: a.elapsed + b.elapsed,
         worker_idle_share: weighted(a.worker_idle_share, b.worker_idle_share),
         coordinator_busy_share: weighted(a.coordinator_busy_share, b.coordinator_busy_share),
+        confirm_nodes: a.confirm_nodes + b.confirm_nodes,
+        refutations: a.refutations + b.refutations,
     }
 }
 

@@ -392,6 +392,8 @@ impl<'a, M: Copy + Default> Scheduler<'a, M> {
                 elapsed: self.start.elapsed(),
                 worker_idle_share: 0.0,
                 coordinator_busy_share: 0.0,
+                confirm_nodes: 0,
+                refutations: 0,
             },
         }
     }

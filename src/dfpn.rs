@@ -134,6 +134,11 @@ pub(crate) struct Frame {
     pub(crate) excluded: u64,
     /// Walkers only: the index of the child chosen at this step of a line.
     pub(crate) chosen: u32,
+    /// Verification walks only: the position's identity (a hash of its exact encoding, or the
+    /// game's hash when it has none) and the XOR of its ancestors' identities' contributions,
+    /// so the walk tells positions apart even where the game's hashes collide.
+    pub(crate) ident: u64,
+    pub(crate) ident_path: u64,
 }
 
 impl Frame {
@@ -151,6 +156,8 @@ impl Frame {
         fresh: true,
         excluded: 0,
         chosen: 0,
+        ident: 0,
+        ident_path: 0,
     };
 }
 

@@ -271,11 +271,7 @@ fn parallel_game<const RULE: u8>(
 type Engine<'a> = dyn FnMut(&Graph, Value, u8, &mut Rng, &mut Tally, &str) + 'a;
 
 /// Runs `engine` on `games` random games of every shape and rule.
-fn run(
-    name: &str,
-    games: usize,
-    engine: &mut Engine<'_>,
-) -> Tally {
+fn run(name: &str, games: usize, engine: &mut Engine<'_>) -> Tally {
     let seed = common::seed();
     let mut rng = Rng::new(seed);
     let mut tally = Tally::default();

@@ -9,6 +9,7 @@ use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Reason};
 use crate::number::{INFINITE, Numbers};
 use crate::result::Status;
 use crate::table::TranspositionTable;
+use crate::table::entry::mix64;
 
 use super::memo::KeyMap;
 use super::{Verdict, Verification, VerifyStats};
@@ -255,7 +256,10 @@ impl<G: Game> Dfpn<'_, G> {
         if game.has_failed() {
             return Entered::Error(Reason::GameError);
         }
-        if let Some(at) = self.frames[..depth].iter().position(|f| f.hash == hash) {
+        let Some(ident) = identity(game) else {
+            return Entered::Error(Reason::GameError);
+        };
+        if let Some(at) = self.frames[..depth].iter().position(|f| f.ident == ident) {
             // A repetition of the line: in a certificate, a reference to that position's node.
             let numbers = self.repetition_numbers(game, mover);
             let node = self.frames[at].work_start;
@@ -264,9 +268,16 @@ impl<G: Game> Dfpn<'_, G> {
         if let Some(numbers) = known_numbers(outcome, mover, w.attacker) {
             return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0));
         }
-        let path_key = match depth {
-            0 => 0,
-            d => self.frames[d - 1].path_key ^ self.contribution(self.frames[d - 1].hash),
+        // The search's path key, to find the table's hints; the walk's own, of identities.
+        let (path_key, ident_path) = match depth {
+            0 => (0, 0),
+            d => {
+                let up = &self.frames[d - 1];
+                (
+                    up.path_key ^ self.contribution(up.hash),
+                    up.ident_path ^ self.contribution(up.ident),
+                )
+            }
         };
         // Proofs never rely on repetitions under the draw rule, so they hold on every path (as
         // everything does in acyclic games); anything else is remembered for this set of
@@ -277,9 +288,9 @@ impl<G: Game> Dfpn<'_, G> {
             RepetitionRule::ByPosition => false,
         };
         let memo_key = if path_free {
-            self.position_key(hash)
+            self.position_key(ident)
         } else {
-            self.path_key(hash, path_key)
+            self.path_key(ident, ident_path)
         };
         if again.is_none()
             && let Some(node) = w.memo.get(memo_key)
@@ -368,6 +379,8 @@ impl<G: Game> Dfpn<'_, G> {
             best: 0,
             mover,
             excluded,
+            ident,
+            ident_path,
             ..Frame::EMPTY
         };
         Entered::Frame
@@ -458,6 +471,28 @@ impl<G: Game> Dfpn<'_, G> {
         (Verdict::Unknown(reason), 0)
     }
 }
+
+/// The position's identity for the walk: a hash of its exact encoding ([`Game::encode`]), so
+/// that positions the game's own hash confuses are still told apart (with the odds of a
+/// 64-bit hash of their encodings colliding), or the game's hash when it has no encoding.
+/// `None` when the game writes more than [`ENCODING_CAPACITY`] bytes.
+fn identity<G: Game>(game: &G) -> Option<u64> {
+    let mut bytes = [0u8; ENCODING_CAPACITY];
+    let Some(n) = game.encode(&mut bytes) else {
+        return Some(game.hash());
+    };
+    let bytes = bytes.get(..n)?;
+    let mut h = mix64(n as u64 ^ ENCODING_SALT);
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        h = mix64(h ^ u64::from_le_bytes(word));
+    }
+    Some(h)
+}
+
+/// Keeps encodings' identities apart from game hashes (an arbitrary odd constant).
+const ENCODING_SALT: u64 = 0x6A09_E667_F3BC_C909;
 
 /// A walked child's node, kept in its numbers' place: the walk has no use for the numbers of
 /// a child it has walked (the claimed winner's frame is decided by the first child that holds,

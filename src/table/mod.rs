@@ -215,6 +215,16 @@ pub trait TranspositionTable {
     }
 }
 
+/// The key under which df-pn and PNS store the results of `attacker`'s search that hold on
+/// every path, for the position whose [`Game::hash`](crate::Game::hash) is `hash`, over a table
+/// whose [`key_salt`](Table::key_salt) is `key_salt`: the splitmix64 finaliser of the hash
+/// XOR a salt for the attacker and the table. An entry compares the key's high half (its
+/// check) and, when solved, the low half too; the low half picks the bucket. For tools that
+/// read saved tables, and for tests that build positions whose keys collide.
+pub fn position_key(hash: u64, attacker: crate::Player, key_salt: u64) -> u64 {
+    entry::mix64(hash ^ crate::keys::search_salt(attacker, key_salt))
+}
+
 /// The salt after `salt` ([`Table::rekey`]): the splitmix64 sequence.
 pub(crate) fn next_key_salt(salt: u64) -> u64 {
     entry::mix64(salt.wrapping_add(0x9E37_79B9_7F4A_7C15))

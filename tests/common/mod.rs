@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+pub mod doors;
+
 use proofnum::{Game, MoveCodec, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
 
 /// SplitMix64: a small, good, seedable generator.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from typing import Any, Dict
+from typing import Any, Callable, Dict
 
 import pytest
 from games import ConnectFour, Nim
@@ -86,6 +86,58 @@ def test_an_exception_in_a_method_is_raised_after_the_search(
         assert any(f"Broken.{method}() during proofnum's Solver.solve_value" in note
                    for note in caught.value.__notes__)
     assert solver.solve(Nim(12), Side.FIRST).proven is False  # a multiple of four
+
+
+class NimWhosePlayFails(Nim):
+    """Nim whose `failing`-th call of `play` raises without playing, keeping a ledger of the
+    moves on the pile: an `undo` with none on it takes back a move that was never played."""
+
+    def __init__(self, stones: int, failing: int) -> None:
+        super().__init__(stones)
+        self.failing, self.plays, self.on_pile, self.undos_of_unplayed_moves = failing, 0, 0, 0
+
+    def play(self, take: int) -> None:
+        self.plays += 1
+        if self.plays == self.failing:
+            raise RuntimeError("play failed")
+        super().play(take)
+        self.on_pile += 1
+
+    def undo(self, take: int) -> None:
+        if self.on_pile == 0:
+            self.undos_of_unplayed_moves += 1
+        else:
+            self.on_pile -= 1
+        super().undo(take)
+
+
+SEARCHES_THAT_PLAY = [pytest.param(call, engine, id=f"{call}-{engine.name}")
+                      for engine in Engine for call in ("solve", "solve_value")]
+SEARCHES_THAT_PLAY += [pytest.param(call, Engine.DFPN, id=call)
+                       for call in ("verify", "principal_variation")]
+
+
+@pytest.mark.parametrize("call,engine", SEARCHES_THAT_PLAY)
+def test_a_play_that_raises_is_never_undone_and_the_game_is_restored(
+        call: str, engine: Engine) -> None:
+    # A move whose play raised was not played: taking it back would leave the game a ply off.
+    # Whichever play raises, the exception comes out, no unplayed move was undone, and the
+    # pile is back at its 9 stones with the first player to move.
+    for failing in range(1, 25):
+        game = NimWhosePlayFails(9, failing)
+        solver = Solver(table_bytes=1 << 12, max_depth=32, max_moves=3, engine=engine,
+                        arena_nodes=1024)
+        searches: Dict[str, Callable[[], object]] = {
+            "solve": lambda: solver.solve(game, Side.FIRST),
+            "solve_value": lambda: solver.solve_value(game),
+            "verify": lambda: solver.verify(game, Side.FIRST, True),
+            "principal_variation": lambda: solver.principal_variation(game, Side.FIRST),
+        }
+        with pytest.raises(RuntimeError, match="play failed"):
+            searches[call]()
+        assert game.undos_of_unplayed_moves == 0, f"play {failing} failing"
+        assert game.on_pile == 0, f"play {failing} failing: a played move was left"
+        assert (game.stones, game.to_move) == (9, Side.FIRST), f"play {failing} failing"
 
 
 def test_repetition_value_under_by_position() -> None:

@@ -77,7 +77,8 @@ class Game(Protocol):
         ...
 
     def play(self, move: int) -> None:
-        """Plays a move `moves()` listed in this position."""
+        """Plays a move `moves()` listed in this position. If it raises, the position must
+        be as it was: the move counts as not played, and is never undone."""
         ...
 
     def undo(self, move: int) -> None:
@@ -142,7 +143,8 @@ class CallbackTable:
                      else f"{type(self.game).__name__}.{self.pending_method}()")
             error.add_note(
                 f"(raised in {where} during proofnum's {self.caller}; the search ended "
-                "without an answer and the game was left in the position where it stopped)")
+                "without an answer, taking back the moves it had played, except one whose "
+                "play() raised)")
         raise error
 
     def _build(self, game: Game, rule: int) -> _abi.GameTable:

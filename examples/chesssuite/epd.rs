@@ -10,6 +10,7 @@
 //! operations are kept but ignored. Empty lines and lines starting with `#` are skipped.
 
 use cozy_chess::Board;
+use proofnum_games::chess::notation;
 
 /// One suite line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,7 +109,8 @@ fn parse_line(raw: &str, number: usize) -> Result<Line, String> {
         }
     }
     let fen = format!("{} {} {}", position.join(" "), clocks.0, clocks.1);
-    Board::from_fen(&fen, false).map_err(|e| format!("bad position {fen:?}: {e:?}"))?;
+    // The game's parser: cozy-chess's, and the positions it accepts that the game cannot play.
+    notation::parse_fen(&fen).map_err(|e| e.to_string())?;
     Ok(Line {
         fen,
         mate,
@@ -203,6 +205,7 @@ mod tests {
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm #1",
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - c0 \"open;",
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 x - - bm #1;",
+            "8/8/8/3kK3/8/8/8/R7 w - - bm #3;", // kings on adjacent squares
         ] {
             assert!(parse(bad).unwrap_err().starts_with("line 1: "), "{bad}");
         }

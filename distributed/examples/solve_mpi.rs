@@ -33,7 +33,9 @@ use proofnum::{Dfpn, ParallelConfig, ParallelLimits, ParallelProgress, Stats, St
 use proofnum_cli::games::{Bundled, WithGame, with_game};
 use proofnum_cli::progress::{self, ProgressLine};
 use proofnum_cli::report::{self, Chooser, count};
-use proofnum_cli::solve::{Answer, EXIT_BAD_INPUT, Engine, Found, Options, Question};
+use proofnum_cli::solve::{
+    Answer, EXIT_BAD_INPUT, Engine, Found, Options, Question, parse_error_text,
+};
 use proofnum_mpi::{
     CheckpointPlan, Coordinator, DistributedStats, Error, Link, MpiLink, Settings, Signals,
     checkpoint, serve,
@@ -98,7 +100,8 @@ struct MpiOptions {
 fn positive(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("expected a number above zero, not {s:?}")),
+        // (Not quoted: the parser's message quotes the value, cut short by `parse_error_text`.)
+        _ => Err("expected a number above zero".into()),
     }
 }
 
@@ -144,7 +147,15 @@ fn main() -> ExitCode {
         Err(e) => {
             // Every rank read the same arguments; one of them says what is wrong.
             if rank == 0 {
-                let _ = e.print();
+                let args: Vec<String> = std::env::args_os()
+                    .map(|arg| arg.to_string_lossy().into_owned())
+                    .collect();
+                match parse_error_text(&e, &args) {
+                    Some(text) => eprint!("{text}"),
+                    None => {
+                        let _ = e.print();
+                    }
+                }
             }
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
             drop(universe);

@@ -64,6 +64,54 @@ def test_a_method_returning_the_wrong_thing_raises_a_clear_error(
     assert solver.solve_value(Nim(10)).value == Outcome.WIN
 
 
+HUGE = "x" * 100_000
+
+
+@pytest.mark.parametrize("method,returns", [
+    pytest.param(method, returns, id=f"{method}-{kind}") for method, returns, kind in [
+        ("side_to_move", HUGE, "str"), ("hash", HUGE, "str"), ("outcome", HUGE, "str"),
+        ("moves", [HUGE], "str"), ("moves", list(range(-1, -100_000, -1)), "list"),
+        ("estimate", (HUGE, 1), "str"), ("side_to_move", 10**5000, "int"),
+        ("outcome", 10**5000, "int"), ("moves", [10**5000], "int"),
+    ]
+])
+def test_a_huge_return_value_is_shown_by_a_short_prefix(method: str, returns: Any) -> None:
+    # The message names what the method returned in about 100 characters (a string's start
+    # and length, a list's first items, an int Python will not print by its size), never the
+    # whole.
+    with pytest.raises((TypeError, ValueError)) as caught:
+        Solver(table_bytes=1 << 12, max_depth=32, max_moves=3).solve_value(
+            broken_nim(method, returns))
+    message = str(caught.value)
+    assert len(message) < 400, message[:400]
+    assert f"Broken.{method}() returned" in message, message
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Solver(max_depth=10**5000),
+    lambda: Solver(max_depth=-10**5000),
+    lambda: Solver(engine=HUGE),  # type: ignore[arg-type]
+    lambda: Solver(epsilon=HUGE),  # type: ignore[arg-type]
+    lambda: Solver().solve(Nim(5), HUGE),  # type: ignore[arg-type]
+    lambda: Solver().verify(Nim(5), Side.FIRST, HUGE),  # type: ignore[arg-type]
+    lambda: Solver().solve_value(Nim(5), max_time=HUGE),  # type: ignore[arg-type]
+    lambda: Solver().solve_value(Nim(5), max_nodes=10**5000),
+])
+def test_a_huge_argument_is_shown_by_a_short_prefix(call: Callable[[], object]) -> None:
+    with pytest.raises((TypeError, ValueError)) as caught:
+        call()
+    message = str(caught.value)
+    assert len(message) < 400, message[:400]
+    assert "characters)" in message or "bits" in message, message
+
+
+def test_a_long_string_is_cut_and_its_length_given() -> None:
+    with pytest.raises(ValueError) as caught:
+        Solver().solve(Nim(5), HUGE)  # type: ignore[arg-type]
+    assert str(caught.value) == ("attacker must be Side.FIRST or Side.SECOND; got '"
+                                 + "x" * 99 + "… (100000 characters)")
+
+
 @pytest.mark.parametrize("method", ["side_to_move", "hash", "outcome", "moves", "play", "undo",
                                     "estimate"])
 @pytest.mark.parametrize("raised", [RuntimeError("game bug"), KeyboardInterrupt(),

@@ -8,8 +8,10 @@ use cozy_chess::util::{display_san_move, display_uci_move, parse_san_move, parse
 use cozy_chess::{Board, Color, File, Piece, Rank, Square, get_king_moves};
 
 use super::{Chess, Move};
+use crate::input::quote;
 
-/// A FEN string that does not describe a legal chess position.
+/// A FEN string that does not describe a legal chess position. Its message quotes the text
+/// (cut short when long: [`quote`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
     /// The text that was given.
@@ -20,13 +22,14 @@ pub struct FenError {
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad FEN \"{}\": {}", self.fen, self.reason)
+        write!(f, "bad FEN {}: {}", quote(&self.fen), self.reason)
     }
 }
 
 impl std::error::Error for FenError {}
 
-/// A move text that is not a legal move of the position.
+/// A move text that is not a legal move of the position. Its message quotes the text (cut
+/// short when long: [`quote`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveError {
     /// The text that was given.
@@ -37,8 +40,8 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\"{}\" is not a legal move here (UCI like e2e4, e7e8q, e1g1, or SAN like Nf3, O-O)",
-            self.text
+            "{} is not a legal move here (UCI like e2e4, e7e8q, e1g1, or SAN like Nf3, O-O)",
+            quote(&self.text)
         )
     }
 }

@@ -19,6 +19,7 @@ import sys
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
 from . import _abi
+from ._text import shown
 from .types import Outcome, Repetition, Side
 
 _HASH_MASK = 2**64 - 1
@@ -106,7 +107,7 @@ class CallbackTable:
         rule = getattr(game, "repetition_rule", Repetition.DRAW)
         if rule not in (0, 1, 2) or isinstance(rule, bool):
             raise TypeError(
-                f"{caller}: {type(game).__name__}.repetition_rule is {rule!r}; expected a "
+                f"{caller}: {type(game).__name__}.repetition_rule is {shown(rule)}; expected a "
                 "proofnum.Repetition")
         if rule == Repetition.BY_POSITION and not _has(game, "repetition_value"):
             raise TypeError(
@@ -160,7 +161,7 @@ class CallbackTable:
                 value = game_side()
                 if value != 0 and value != 1:
                     raise ValueError(
-                        f"{name}.side_to_move() returned {value!r}; expected Side.FIRST or "
+                        f"{name}.side_to_move() returned {shown(value)}; expected Side.FIRST or "
                         "Side.SECOND (0 or 1)")
                 out[0] = value
                 return 0
@@ -174,7 +175,7 @@ class CallbackTable:
                     out[0] = value & mask
                 except TypeError:
                     raise TypeError(
-                        f"{name}.hash() returned {value!r}; expected an int") from None
+                        f"{name}.hash() returned {shown(value)}; expected an int") from None
                 return 0
             except BaseException as error:
                 return fail(error, "hash")
@@ -188,7 +189,7 @@ class CallbackTable:
                     known = False
                 if not known:
                     raise ValueError(
-                        f"{name}.outcome() returned {value!r}; expected an Outcome (UNKNOWN, "
+                        f"{name}.outcome() returned {shown(value)}; expected an Outcome (UNKNOWN, "
                         "WIN, LOSS, DRAW, CANNOT_WIN or CANNOT_LOSE)")
                 out[0] = value
                 return 0
@@ -203,7 +204,7 @@ class CallbackTable:
                     moves = array.array(typecode, listed)
                 except (TypeError, OverflowError):
                     raise ValueError(
-                        f"{name}.moves() returned {listed!r:.200}; expected ints from 0 to "
+                        f"{name}.moves() returned {shown(listed)}; expected ints from 0 to "
                         "2**32 - 1") from None
                 count = len(moves)
                 if count <= capacity:
@@ -254,7 +255,7 @@ class CallbackTable:
                                 raise ValueError
                         except (TypeError, ValueError):
                             raise ValueError(
-                                f"{name}.estimate() returned {numbers!r}; expected None or "
+                                f"{name}.estimate() returned {shown(numbers)}; expected None or "
                                 "(phi, delta), ints from 0 to 2**32 - 1") from None
                         out_phi[0], out_delta[0] = phi, delta
                     else:
@@ -278,7 +279,7 @@ class CallbackTable:
                         known = False
                     if not known:
                         raise ValueError(
-                            f"{name}.repetition_value() returned {value!r}; expected "
+                            f"{name}.repetition_value() returned {shown(value)}; expected "
                             "Outcome.WIN, LOSS or DRAW")
                     out[0] = value
                     return 0

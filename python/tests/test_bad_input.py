@@ -44,7 +44,7 @@ WRONG_RETURNS = [
     ("outcome", 4, ValueError, "outcome() returned 4; expected an Outcome"),  # PROVEN in C
     ("outcome", None, ValueError, "outcome() returned None"),
     ("outcome", [1], ValueError, "outcome() returned [1]"),
-    ("outcome", True, ValueError, "outcome() returned True"),
+    ("outcome", True, TypeError, "outcome() returned True, a bool"),
     ("moves", [-1], ValueError, "moves() returned [-1]; expected ints from 0 to 2**32 - 1"),
     ("moves", [2**32], ValueError, "moves() returned [4294967296]"),
     ("moves", ["a"], ValueError, "moves() returned ['a']"),
@@ -289,10 +289,61 @@ def test_settings_out_of_range(settings: Dict[str, Any], kind: type, message: st
         Solver(**settings)
 
 
-@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, True, 1.0])
+@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, 1.0])
 def test_attacker_must_be_a_side(attacker: Any) -> None:
     with pytest.raises(ValueError, match="attacker must be Side.FIRST or Side.SECOND"):
         Solver().solve(Nim(5), attacker)
+
+
+# A bool is an int to Python (True == 1, False == 0), so True passed for a side, a move or a
+# hash used to be taken for 1: almost surely a bug in the caller or the game. Every int the
+# package takes refuses a bool with a TypeError that says so.
+
+@pytest.mark.parametrize("method,returns,message", [
+    ("side_to_move", True, "side_to_move() returned True, a bool; expected Side.FIRST"),
+    ("side_to_move", False, "side_to_move() returned False, a bool"),
+    ("hash", True, "hash() returned True, a bool; expected an int"),
+    ("outcome", False, "outcome() returned False, a bool; expected an Outcome"),
+    ("moves", [True, 2], "moves() returned [True, 2], which holds a bool"),
+    ("moves", (1, False), "moves() returned (1, False), which holds a bool"),
+    ("moves", iter([True]), "moves() returned [True], which holds a bool"),
+    ("estimate", (True, 1), "estimate() returned (True, 1), which holds a bool"),
+])
+def test_a_game_method_returning_a_bool_for_an_int_is_a_type_error(
+        method: str, returns: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=re.escape(message)):
+        Solver(table_bytes=1 << 12, max_depth=32, max_moves=3).solve_value(
+            broken_nim(method, returns))
+
+
+def test_repetition_value_returning_a_bool_is_a_type_error() -> None:
+    class Cycle(Nim):
+        repetition_rule = Repetition.BY_POSITION
+
+        def repetition_value(self) -> Outcome:
+            return True  # type: ignore[return-value]
+
+    game = Cycle(6)
+    game.play = lambda take: Nim.play(game, take) if game.stones > 4 else None  # type: ignore
+    game.undo = lambda take: Nim.undo(game, take) if game.stones > 3 else None  # type: ignore
+    with pytest.raises(TypeError, match=re.escape("repetition_value() returned True, a bool")):
+        Solver(max_depth=32).solve_value(game)
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda: Solver().solve(Nim(5), True), id="solve"),  # type: ignore[arg-type]
+    pytest.param(lambda: Solver().verify(Nim(5), False, True), id="verify"),  # type: ignore
+    pytest.param(lambda: Solver().principal_variation(Nim(5), True),  # type: ignore[arg-type]
+                 id="principal_variation"),
+])
+def test_a_bool_is_not_a_side(call: Callable[[], object]) -> None:
+    with pytest.raises(TypeError, match="attacker must be Side.FIRST or Side.SECOND, not a bool"):
+        call()
+
+
+def test_a_bool_is_not_an_engine() -> None:
+    with pytest.raises(TypeError, match="engine must be an Engine .*, not a bool"):
+        Solver(engine=True)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("proven", ["yes", None, 1])

@@ -56,7 +56,8 @@ class Game(Protocol):
     """
 
     def side_to_move(self) -> Side:
-        """The player to move: `Side.FIRST` or `Side.SECOND` (or 0 and 1)."""
+        """The player to move: `Side.FIRST` or `Side.SECOND` (or 0 and 1; not False and True,
+        which Python would take for 0 and 1)."""
         ...
 
     def hash(self) -> int:
@@ -159,6 +160,9 @@ class CallbackTable:
         def side(_ctx: Any, out: Any) -> int:
             try:
                 value = game_side()
+                if isinstance(value, bool):  # an int to Python: True == 1
+                    raise _bool_returned(name, "side_to_move", value,
+                                         "Side.FIRST or Side.SECOND (0 or 1)")
                 if value != 0 and value != 1:
                     raise ValueError(
                         f"{name}.side_to_move() returned {shown(value)}; expected Side.FIRST or "
@@ -171,6 +175,8 @@ class CallbackTable:
         def hash_(_ctx: Any, out: Any) -> int:
             try:
                 value = game_hash()
+                if isinstance(value, bool):
+                    raise _bool_returned(name, "hash", value, "an int")
                 try:
                     out[0] = value & mask
                 except TypeError:
@@ -183,8 +189,10 @@ class CallbackTable:
         def outcome(_ctx: Any, out: Any) -> int:
             try:
                 value = game_outcome()
+                if isinstance(value, bool):
+                    raise _bool_returned(name, "outcome", value, "an Outcome")
                 try:
-                    known = value in outcomes and not isinstance(value, bool)
+                    known = value in outcomes
                 except TypeError:
                     known = False
                 if not known:
@@ -200,12 +208,19 @@ class CallbackTable:
         def generate(_ctx: Any, buffer: int, capacity: int, out_count: Any) -> int:
             try:
                 listed = game_moves()
+                kind = listed.__class__
                 try:
+                    if kind is not range and kind is not list and kind is not tuple:
+                        listed = list(listed)  # a generator, say: read once, checked below
                     moves = array.array(typecode, listed)
                 except (TypeError, OverflowError):
                     raise ValueError(
                         f"{name}.moves() returned {shown(listed)}; expected ints from 0 to "
                         "2**32 - 1") from None
+                if kind is not range and bool in map(type, listed):
+                    raise TypeError(
+                        f"{name}.moves() returned {shown(listed)}, which holds a bool; expected "
+                        "ints from 0 to 2**32 - 1 (True and False are not moves)")
                 count = len(moves)
                 if count <= capacity:
                     if count:
@@ -250,13 +265,18 @@ class CallbackTable:
                     if numbers is not None:
                         try:
                             phi, delta = numbers
-                            if not (isinstance(phi, int) and isinstance(delta, int)
-                                    and 0 <= phi < 2**32 and 0 <= delta < 2**32):
-                                raise ValueError
+                            valid = (isinstance(phi, int) and isinstance(delta, int)
+                                     and 0 <= phi < 2**32 and 0 <= delta < 2**32)
                         except (TypeError, ValueError):
+                            valid = False
+                        if not valid:
                             raise ValueError(
                                 f"{name}.estimate() returned {shown(numbers)}; expected None or "
-                                "(phi, delta), ints from 0 to 2**32 - 1") from None
+                                "(phi, delta), ints from 0 to 2**32 - 1")
+                        if isinstance(phi, bool) or isinstance(delta, bool):
+                            raise TypeError(
+                                f"{name}.estimate() returned {shown(numbers)}, which holds a "
+                                "bool; expected None or (phi, delta), ints from 0 to 2**32 - 1")
                         out_phi[0], out_delta[0] = phi, delta
                     else:
                         out_phi[0], out_delta[0] = 1, 1
@@ -273,8 +293,11 @@ class CallbackTable:
             def repetition_value(_ctx: Any, out: Any) -> int:
                 try:
                     value = game_repetition_value()
+                    if isinstance(value, bool):
+                        raise _bool_returned(name, "repetition_value", value,
+                                             "Outcome.WIN, LOSS or DRAW")
                     try:
-                        known = value in values and not isinstance(value, bool)
+                        known = value in values
                     except TypeError:
                         known = False
                     if not known:
@@ -293,6 +316,12 @@ class CallbackTable:
         self._callbacks = callbacks  # keeps the ctypes thunks alive
         return _abi.GameTable(
             struct_size=C.sizeof(_abi.GameTable), repetition_rule=rule, **callbacks)
+
+
+def _bool_returned(name: str, method: str, value: bool, expected: str) -> TypeError:
+    """The error of a method that returned True or False where an int is expected: Python
+    takes a bool for the int 1 or 0, which would hide a bug in the game."""
+    return TypeError(f"{name}.{method}() returned {value}, a bool; expected {expected}")
 
 
 def guard_function(table: CallbackTable, function: Any, method: str) -> Any:

@@ -41,7 +41,9 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 
 
 def _side(name: str, value: Any) -> Side:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
+    if isinstance(value, bool):  # an int to Python: True == 1
+        raise TypeError(f"{name} must be Side.FIRST or Side.SECOND, not a bool ({value})")
+    if not isinstance(value, int) or value not in (0, 1):
         raise ValueError(f"{name} must be Side.FIRST or Side.SECOND; got {shown(value)}")
     return Side(value)
 
@@ -84,7 +86,9 @@ class Solver:
         config.epsilon_numerator = _check_int("epsilon's numerator", numerator, 0, 2**32 - 1)
         config.epsilon_denominator = _check_int("epsilon's denominator", denominator, 1,
                                                 2**32 - 1)
-        if not isinstance(engine, int) or isinstance(engine, bool) or engine not in (0, 1, 2):
+        if isinstance(engine, bool):
+            raise TypeError(f"engine must be an Engine (DFPN, PNS or PN2), not a bool ({engine})")
+        if not isinstance(engine, int) or engine not in (0, 1, 2):
             raise ValueError(f"engine must be an Engine (DFPN, PNS or PN2); got {shown(engine)}")
         config.engine = engine
         config.arena_nodes = _check_int("arena_nodes", arena_nodes, 0, size_max)

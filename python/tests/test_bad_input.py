@@ -40,6 +40,11 @@ WRONG_RETURNS = [
     ("side_to_move", "0", ValueError, "side_to_move() returned '0'"),
     ("side_to_move", None, ValueError, "side_to_move() returned None"),
     ("hash", 1.5, TypeError, "hash() returned 1.5; expected an int"),
+    # Outside 64 bits: refused, never reduced (ctypes would keep the low 64 bits silently).
+    ("hash", -1, ValueError, "hash() returned -1; expected an int from 0 to 2**64 - 1"),
+    ("hash", 2**64, ValueError, "hash() returned 18446744073709551616; expected an int from 0"),
+    ("hash", -2**63, ValueError, "hash() returned -9223372036854775808"),
+    ("hash", 2**200, ValueError, "(fold a wider or negative hash yourself: h & (2**64 - 1))"),
     ("hash", "abc", TypeError, "hash() returned 'abc'"),
     ("outcome", 4, ValueError, "outcome() returned 4; expected an Outcome"),  # PROVEN in C
     ("outcome", None, ValueError, "outcome() returned None"),
@@ -110,6 +115,18 @@ def test_a_long_string_is_cut_and_its_length_given() -> None:
         Solver().solve(Nim(5), HUGE)  # type: ignore[arg-type]
     assert str(caught.value) == ("attacker must be Side.FIRST or Side.SECOND; got '"
                                  + "x" * 99 + "… (100000 characters)")
+
+
+def test_hashes_fill_the_64_bits() -> None:
+    # Every hash from 0 to 2**64 - 1 is taken as it is: Nim with its hashes at the top and the
+    # bottom of the range (Nim(21) is a win: take 1).
+    class High(Nim):
+        def hash(self) -> int:
+            return 2**64 - 1 - super().hash()
+
+    for game in (Nim(21), High(21)):
+        result = Solver(table_bytes=1 << 12, max_depth=32, max_moves=3).solve_value(game)
+        assert (result.value, result.best_move) == (Outcome.WIN, 1)
 
 
 @pytest.mark.parametrize("method", ["side_to_move", "hash", "outcome", "moves", "play", "undo",

@@ -22,7 +22,7 @@ from . import _abi
 from ._text import shown
 from .types import Outcome, Repetition, Side
 
-_HASH_MASK = 2**64 - 1
+_HASH_MAX = 2**64 - 1
 _GAME_OUTCOMES = frozenset(int(o) for o in Outcome)
 _REPETITION_VALUES = frozenset({Outcome.WIN, Outcome.LOSS, Outcome.DRAW})
 # array typecode of a C uint32_t (moves are copied into the library's buffer as one block).
@@ -61,8 +61,9 @@ class Game(Protocol):
         ...
 
     def hash(self) -> int:
-        """A 64-bit hash of the position, side to move included (Python ints are masked to
-        their low 64 bits)."""
+        """A 64-bit hash of the position, side to move included: an int from 0 to 2**64 - 1.
+        Anything else is an error, not reduced: fold a wider or negative hash into 64 bits
+        yourself (`h & (2**64 - 1)`; Python's own `hash()` is negative half the time)."""
         ...
 
     def outcome(self) -> Outcome:
@@ -154,7 +155,8 @@ class CallbackTable:
         fail = self.fail
         game_side, game_hash, game_outcome = game.side_to_move, game.hash, game.outcome
         game_moves, game_play, game_undo = game.moves, game.play, game.undo
-        outcomes, mask, typecode, memmove = _GAME_OUTCOMES, _HASH_MASK, _MOVE_TYPECODE, C.memmove
+        outcomes, hash_max, typecode, memmove = (_GAME_OUTCOMES, _HASH_MAX, _MOVE_TYPECODE,
+                                                 C.memmove)
         name = type(game).__name__
 
         def side(_ctx: Any, out: Any) -> int:
@@ -178,10 +180,17 @@ class CallbackTable:
                 if isinstance(value, bool):
                     raise _bool_returned(name, "hash", value, "an int")
                 try:
-                    out[0] = value & mask
+                    in_range = 0 <= value <= hash_max  # a str is a TypeError here,
+                    if in_range:
+                        out[0] = value  # and a float here
                 except TypeError:
                     raise TypeError(
                         f"{name}.hash() returned {shown(value)}; expected an int") from None
+                if not in_range:
+                    # ctypes would have stored its low 64 bits without a word.
+                    raise ValueError(
+                        f"{name}.hash() returned {shown(value)}; expected an int from 0 to "
+                        "2**64 - 1 (fold a wider or negative hash yourself: h & (2**64 - 1))")
                 return 0
             except BaseException as error:
                 return fail(error, "hash")

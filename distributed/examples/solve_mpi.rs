@@ -18,8 +18,10 @@
 //! died, ends the run at once with the last checkpoint named.
 //!
 //! Exit codes: `proofnum`'s (0 answered, 1 stopped by a limit, 2 bad input, 3 `--verify`
-//! refuted), and 4 when the run failed (a rank lost, a checkpoint that cannot be used, the run
-//! ended from outside).
+//! refuted), and 4 when the run failed (a rank lost, a checkpoint or a rank's table file that
+//! cannot be used, the run ended from outside). A `--checkpoint` path that cannot be written
+//! is bad input, found before anything is searched; a checkpoint that fails later (a full disk)
+//! is reported and counted, and the run goes on to its report and exit code.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -248,6 +250,14 @@ impl Run<'_> {
         flags: &Flags,
     ) -> ExitCode {
         let (o, m) = (&self.cli.options, &self.cli.mpi);
+        if let Some(path) = &m.checkpoint
+            && let Err(e) = checkpoint::check_writable(path)
+        {
+            // Found now, not at the first checkpoint minutes in (or at a stop, which lost the
+            // report).
+            eprintln!("error: --checkpoint: {e}");
+            self.link.abort(EXIT_BAD_INPUT as i32);
+        }
         report::position(&game);
         let settings = Settings {
             parallel: ParallelConfig {

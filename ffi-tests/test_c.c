@@ -607,6 +607,7 @@ typedef struct {
     size_t memory_bytes;
     const pn_config *config;
     int memory_unchanged;
+    int undos_of_unplayed_moves; /* undo of a move whose cell is empty: never played */
 } faulty_t;
 
 /* Misbehave only after a few calls, so the search is under way. */
@@ -671,7 +672,9 @@ static int faulty_play(void *ctx, uint32_t mv) {
 }
 
 static int faulty_undo(void *ctx, uint32_t mv) {
-    return ttt_undo(&((faulty_t *)ctx)->g, mv);
+    faulty_t *f = (faulty_t *)ctx;
+    if (mv < 9 && f->g.cells[mv] == 0) f->undos_of_unplayed_moves++;
+    return ttt_undo(&f->g, mv);
 }
 
 static pn_game faulty_game(faulty_t *f) {
@@ -699,6 +702,14 @@ static void check_fault(pn_solver *solver, enum fault fault, pn_status want) {
     CHECK(r.outcome == PN_OUTCOME_UNKNOWN);
     if (want == PN_STATUS_CALLBACK_FAILED || want == PN_STATUS_CALLBACK_INVALID) {
         CHECK(r.has_best_move == 0);
+    }
+    if (fault == FAULT_PLAY_RETURNS_ERROR) {
+        /* A play that fails has not played its move: the library never undoes it, and takes
+         * back the moves that were played, so the board is empty again. */
+        ttt_t start;
+        memset(&start, 0, sizeof start);
+        CHECK(f.undos_of_unplayed_moves == 0);
+        CHECK(memcmp(&f.g, &start, sizeof start) == 0);
     }
     if (fault == FAULT_REENTER) {
         CHECK_STATUS(f.reentered, PN_STATUS_BUSY);

@@ -600,7 +600,8 @@ typedef int (*pn_generate_moves_fn)(void *ctx, uint32_t *moves, size_t cap, size
 
 /**
  * Plays a move that `generate_moves` listed in this position, or takes back the move just
- * played.
+ * played. A `play` that returns non-zero must leave the position as it was: the move counts
+ * as not played, the search stops, and the library never calls `undo` for it.
  */
 typedef int (*pn_move_fn)(void *ctx, uint32_t mv);
 
@@ -628,8 +629,9 @@ typedef void (*pn_free_fn)(void *ctx);
 /**
  * A game, as a context pointer and callbacks. The position is one mutable state that `play`
  * and `undo` change; the serial calls restore it before they return (unless a callback
- * fails). Callbacks must not unwind (C++ exceptions) or `longjmp` out, and must not call this
- * solver (only `pn_solver_stop`).
+ * fails: then they take back the moves they played, except one whose `play` failed, as far
+ * as `undo` lets them). Callbacks must not unwind (C++ exceptions) or `longjmp` out, and
+ * must not call this solver (only `pn_solver_stop`).
  *
  * The serial calls run every callback on the calling thread. The parallel calls never play
  * on the game's own position: they make one copy per worker thread (with `clone`, or as a

@@ -75,7 +75,9 @@ struct GameTraits {
 ///   void        play(uint32_t move);
 ///   void        undo(uint32_t move);
 /// and, for parallel_table, a copy constructor making an independent copy (the parallel calls
-/// run the methods of different copies on different threads at the same time).
+/// run the methods of different copies on different threads at the same time). A method that
+/// throws ends the call with PN_STATUS_CALLBACK_FAILED; a play that throws must leave the game
+/// as it was, since its move counts as not played and is never undone.
 template <class G>
 class Game {
 public:

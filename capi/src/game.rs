@@ -6,6 +6,12 @@
 //! reports garbage, or nothing, is caught: the adapter records the first failure, answers the
 //! solver with a harmless placeholder, and [`Game::has_failed`] stops the search with an error
 //! status. A result found after a failure is never reported.
+//!
+//! A `play` that fails is taken as not played. The solvers take back every move they play as
+//! they unwind, failed or not, so the adapter keeps the game out of it: from a failed `play`
+//! until the solver takes that move back, no callback is called (the solver gets placeholders
+//! for a position that does not exist), and the `undo` that ends it is not passed on. The game
+//! never sees an `undo` of a move it did not play, and the moves it did play are taken back.
 
 use core::cell::Cell;
 use core::ffi::{c_int, c_void};
@@ -123,7 +129,8 @@ pub type pn_generate_moves_fn = Option<
     unsafe extern "C" fn(ctx: *mut c_void, moves: *mut u32, cap: usize, out_n: *mut usize) -> c_int,
 >;
 /// Plays a move that `generate_moves` listed in this position, or takes back the move just
-/// played.
+/// played. A `play` that returns non-zero must leave the position as it was: the move counts
+/// as not played, the search stops, and the library never calls `undo` for it.
 pub type pn_move_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, mv: u32) -> c_int>;
 /// Optional: a heuristic estimate of how hard the side to move's win is to prove
 /// (`*out_phi`) and to disprove (`*out_delta`), df-pn+ style; clamped to 1 ..= 2^32 - 2.
@@ -142,8 +149,9 @@ pub type pn_free_fn = Option<unsafe extern "C" fn(ctx: *mut c_void)>;
 
 /// A game, as a context pointer and callbacks. The position is one mutable state that `play`
 /// and `undo` change; the serial calls restore it before they return (unless a callback
-/// fails). Callbacks must not unwind (C++ exceptions) or `longjmp` out, and must not call this
-/// solver (only `pn_solver_stop`).
+/// fails: then they take back the moves they played, except one whose `play` failed, as far
+/// as `undo` lets them). Callbacks must not unwind (C++ exceptions) or `longjmp` out, and
+/// must not call this solver (only `pn_solver_stop`).
 ///
 /// The serial calls run every callback on the calling thread. The parallel calls never play
 /// on the game's own position: they make one copy per worker thread (with `clone`, or as a
@@ -247,6 +255,9 @@ pub struct CGame<const RULE: u8> {
     moves: *mut u32,
     moves_cap: usize,
     failure: Cell<Option<Failure>>,
+    /// Set from a failed `play` until the solver takes that move back: how many moves it has
+    /// played beyond it since (none of which reach the game). See the module docs.
+    inside_failed_play: Option<u32>,
 }
 
 impl<const RULE: u8> CGame<RULE> {
@@ -291,6 +302,7 @@ impl<const RULE: u8> CGame<RULE> {
             moves: moves.as_mut_ptr(),
             moves_cap: moves.len(),
             failure: Cell::new(None),
+            inside_failed_play: None,
         })
     }
 
@@ -308,6 +320,12 @@ impl<const RULE: u8> CGame<RULE> {
         if self.failure.get().is_none() {
             self.failure.set(Some(failure));
         }
+    }
+
+    /// True while the solver is at or below a move whose `play` failed: the game is not in
+    /// the position the solver thinks, so no callback is called.
+    fn detached(&self) -> bool {
+        self.inside_failed_play.is_some()
     }
 
     /// Records a non-zero return code; true when the call succeeded.
@@ -340,6 +358,9 @@ impl<const RULE: u8> Game for CGame<RULE> {
     };
 
     fn side_to_move(&self) -> Player {
+        if self.detached() {
+            return Player::First;
+        }
         let mut side = UNSET_U32;
         // SAFETY: `new`'s contract: the callback may be called with `ctx` here; `side` is a
         // valid, aligned `uint32_t` for it to write.
@@ -357,13 +378,18 @@ impl<const RULE: u8> Game for CGame<RULE> {
 
     fn hash(&self) -> u64 {
         let mut hash = 0;
-        // SAFETY: as in `side_to_move`, with a `uint64_t` to write.
-        let rc = unsafe { (self.hash)(self.ctx, &mut hash) };
-        self.ok(rc);
+        if !self.detached() {
+            // SAFETY: as in `side_to_move`, with a `uint64_t` to write.
+            let rc = unsafe { (self.hash)(self.ctx, &mut hash) };
+            self.ok(rc);
+        }
         hash ^ RULE_SALT[RULE as usize]
     }
 
     fn outcome(&self) -> Outcome {
+        if self.detached() {
+            return Outcome::Unknown;
+        }
         let mut outcome = UNSET_U32;
         // SAFETY: as in `side_to_move`.
         let rc = unsafe { (self.outcome)(self.ctx, &mut outcome) };
@@ -385,6 +411,9 @@ impl<const RULE: u8> Game for CGame<RULE> {
     }
 
     fn generate_moves(&self, list: &mut MoveList<'_, u32>) {
+        if self.detached() {
+            return;
+        }
         let cap = self.moves_cap.min(list.capacity());
         let mut n = UNSET_COUNT;
         // SAFETY: `new`'s contract; `self.moves` holds `moves_cap >= cap` writable `u32`s used
@@ -412,19 +441,32 @@ impl<const RULE: u8> Game for CGame<RULE> {
     }
 
     fn play(&mut self, mv: u32) {
+        if let Some(beyond) = &mut self.inside_failed_play {
+            *beyond += 1;
+            return;
+        }
         // SAFETY: `new`'s contract.
         let rc = unsafe { (self.play)(self.ctx, mv) };
-        self.ok(rc);
+        if !self.ok(rc) {
+            self.inside_failed_play = Some(0);
+        }
     }
 
     fn undo(&mut self, mv: u32) {
-        // SAFETY: `new`'s contract.
-        let rc = unsafe { (self.undo)(self.ctx, mv) };
-        self.ok(rc);
+        match self.inside_failed_play {
+            // Takes back the move whose `play` failed: the game never played it.
+            Some(0) => self.inside_failed_play = None,
+            Some(beyond) => self.inside_failed_play = Some(beyond - 1),
+            None => {
+                // SAFETY: `new`'s contract.
+                let rc = unsafe { (self.undo)(self.ctx, mv) };
+                self.ok(rc);
+            }
+        }
     }
 
     fn estimate(&self) -> Numbers {
-        let Some(estimate) = self.estimate else {
+        let Some(estimate) = self.estimate.filter(|_| !self.detached()) else {
             return Numbers::UNIT;
         };
         let (mut phi, mut delta) = (1, 1);
@@ -441,6 +483,9 @@ impl<const RULE: u8> Game for CGame<RULE> {
         let Some(repetition_value) = self.repetition_value else {
             return Value::Draw; // only called under the by-position rule, which requires it
         };
+        if self.detached() {
+            return Value::Draw;
+        }
         let mut value = UNSET_U32;
         // SAFETY: as in `side_to_move`.
         let rc = unsafe { repetition_value(self.ctx, &mut value) };

@@ -10,6 +10,7 @@ use core::ffi::{c_int, c_void};
 use core::mem::MaybeUninit;
 use core::ptr::{null, null_mut};
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::format;
 use std::vec;
 use std::vec::Vec;
 
@@ -45,6 +46,15 @@ struct Pile {
     generated: &'static AtomicU32,
     /// Counts the copies `pile_clone` makes and `pile_free` releases.
     log: &'static CopyLog,
+    /// The `play` call (counting from 1) that fails: it returns -1 and changes nothing.
+    failing_play: Option<u32>,
+    /// `play` calls so far, failed ones included, and `undo` calls.
+    plays: u32,
+    undos: u32,
+    /// Plays still on the board: successful plays minus undos. An undo with none on the
+    /// board takes back a move that was never played.
+    on_board: u32,
+    undos_of_unplayed_moves: u32,
 }
 
 /// What the copy callbacks did, and how `pile_clone` should fail.
@@ -198,6 +208,10 @@ unsafe extern "C" fn play(ctx: *mut c_void, take: u32) -> c_int {
         p.reentered = Some(unsafe { pn_solver_init(memory.cast(), bytes, &config, &mut rebuilt) });
         p.untouched = Some(before == snapshot() && rebuilt.is_null());
     }
+    p.plays += 1;
+    if p.failing_play == Some(p.plays) {
+        return -1;
+    }
     if !p.solver.is_null() && p.reentered.is_none() {
         let game = p.table_for_reentry();
         let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
@@ -206,12 +220,18 @@ unsafe extern "C" fn play(ctx: *mut c_void, take: u32) -> c_int {
     }
     p.stones -= take;
     p.to_move ^= 1;
+    p.on_board += 1;
     0
 }
 
 unsafe extern "C" fn undo(ctx: *mut c_void, take: u32) -> c_int {
     // SAFETY: as in `side`.
     let p = unsafe { &mut *(ctx as *mut Pile) };
+    p.undos += 1;
+    match p.on_board.checked_sub(1) {
+        Some(left) => p.on_board = left,
+        None => p.undos_of_unplayed_moves += 1,
+    }
     p.stones += take;
     p.to_move ^= 1;
     0
@@ -233,6 +253,11 @@ impl Pile {
             wait_for: None,
             generated: &NEVER,
             log: &NO_COPIES,
+            failing_play: None,
+            plays: 0,
+            undos: 0,
+            on_board: 0,
+            undos_of_unplayed_moves: 0,
         }
     }
 
@@ -666,6 +691,97 @@ fn garbage_from_a_callback_is_an_error_not_an_answer() {
     assert_eq!(s, pn_status::CallbackInvalid);
     assert_eq!(r.outcome, pn_outcome::Unknown as u32);
     assert_eq!(r.has_best_move, 0);
+}
+
+/// The calls that play moves on a C game, each run over a pile with an empty table:
+/// `pn_solve_value`, `pn_solve`, `pn_principal_variation` and `pn_verify` under df-pn, and
+/// the two solves under PNS and PN² where they are built.
+fn every_call_that_plays(mut each: impl FnMut(&str, &mut dyn FnMut(&mut Pile) -> pn_status)) {
+    #[cfg(feature = "pns")]
+    let configs = [
+        ("df-pn", small_config()),
+        ("PNS", pns_config(false, 4096)),
+        ("PN²", pns_config(true, 4096)),
+    ];
+    #[cfg(not(feature = "pns"))]
+    let configs = [("df-pn", small_config())];
+    for (engine, config) in configs {
+        let (_memory, solver) = solver(&config);
+        let clear = || {
+            // SAFETY: a valid solver, with no call running.
+            assert_eq!(unsafe { pn_table_clear(solver) }, pn_status::Ok);
+        };
+        each(&format!("{engine} pn_solve_value"), &mut |pile| {
+            clear();
+            value(solver, pile).0
+        });
+        each(&format!("{engine} pn_solve"), &mut |pile| {
+            clear();
+            let game = pile.table();
+            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+            // SAFETY: valid pointers; the pile outlives the call.
+            unsafe { pn_solve(solver, &game, 0, null(), &mut r) }
+        });
+        if engine != "df-pn" {
+            continue;
+        }
+        each("pn_principal_variation", &mut |pile| {
+            clear();
+            let game = pile.table();
+            let (mut line, mut len) = ([0u32; 16], 0);
+            // SAFETY: valid pointers; `line` does not overlap the solver.
+            unsafe {
+                crate::proof::pn_principal_variation(
+                    solver,
+                    &game,
+                    0,
+                    null(),
+                    line.as_mut_ptr(),
+                    line.len(),
+                    &mut len,
+                )
+            }
+        });
+        each("pn_verify", &mut |pile| {
+            clear();
+            let game = pile.table();
+            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+            // SAFETY: valid pointers; the pile outlives the call.
+            unsafe {
+                crate::proof::pn_verify(solver, &game, 0, pn_outcome::Proven as u32, null(), &mut r)
+            }
+        });
+    }
+}
+
+/// A `play` that returns an error has not played its move, so the library must never take
+/// that move back: an `undo` of it would leave the game one ply off. Whichever `play` call
+/// fails, in every engine and call, the game sees no undo of an unplayed move and is back at
+/// its starting position (9 stones, the first player to move) when the call returns
+/// `CALLBACK_FAILED`.
+#[test]
+fn a_play_that_fails_is_never_undone_and_the_game_is_restored() {
+    let failing_calls = if cfg!(miri) { 1..=3 } else { 1..=40 };
+    every_call_that_plays(|call, run| {
+        for failing in failing_calls.clone() {
+            let mut pile = Pile {
+                failing_play: Some(failing),
+                ..Pile::new(9)
+            };
+            let status = run(&mut pile);
+            if pile.plays < failing {
+                continue; // the call answered from the table before this many plays
+            }
+            let at = format!("{call}, play {failing} of {} failing", pile.plays);
+            assert_eq!(status, pn_status::CallbackFailed, "{at}");
+            assert_eq!(
+                pile.undos_of_unplayed_moves, 0,
+                "{at}: an unplayed move undone"
+            );
+            assert_eq!(pile.on_board, 0, "{at}: a played move left on the board");
+            assert_eq!((pile.stones, pile.to_move), (9, 0), "{at}: restored");
+        }
+    });
 }
 
 #[test]

@@ -12,6 +12,7 @@ use std::time::Duration;
 use proofnum::{Game, Player, Status};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{Chess, notation};
+use proofnum_games::input::quote;
 
 use crate::report::count;
 use crate::solve::{Engine, Options, check_allocatable, mib_to_bytes};
@@ -36,7 +37,8 @@ fn attacker(options: &Options, to_move: Player) -> Result<Player, String> {
         "white" | "w" | "first" => Ok(Player::First),
         "black" | "b" | "second" => Ok(Player::Second),
         _ => Err(format!(
-            "--attacker {name:?}: expected white or black (or first, second)"
+            "--attacker {}: expected white or black (or first, second)",
+            quote(name)
         )),
     }
 }

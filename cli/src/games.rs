@@ -5,6 +5,7 @@
 use proofnum::{Game, MoveCodec, Player};
 use proofnum_games::atarigo::{AtariGo, Point, notation::setup_size};
 use proofnum_games::connect4::ConnectFour;
+use proofnum_games::input::quote;
 use proofnum_games::tictactoe::TicTacToe;
 use proofnum_games::uttt::Uttt;
 
@@ -85,7 +86,8 @@ pub fn with_game<W: WithGame>(name: &str, position: &str, action: W) -> Result<W
         other => {
             let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
             return Err(format!(
-                "unknown game {other:?}: expected one of {}",
+                "unknown game {}: expected one of {}",
+                quote(other),
                 names.join(", ")
             ));
         }
@@ -139,7 +141,8 @@ pub trait Bundled: Game<Move: Send> + MoveCodec + Clone + Send + Sync + Sized {
             }
         }
         Err(format!(
-            "--attacker {name:?}: expected first, second, X, O{}",
+            "--attacker {}: expected first, second, X, O{}",
+            quote(name),
             if Self::name(Player::First) == "First" {
                 String::new()
             } else {

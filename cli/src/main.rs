@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{CommandFactory, Parser};
 use proofnum_cli::games::{GAMES, with_game};
-use proofnum_cli::solve::{EXIT_BAD_INPUT, Options, Solve};
+use proofnum_cli::solve::{EXIT_BAD_INPUT, Options, Solve, parse_error_text};
 
 /// What `--help` says after the options: what the report means, and the exit codes.
 const AFTER_HELP: &str = "\
@@ -66,7 +66,18 @@ fn game_names() -> PossibleValuesParser {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        let args: Vec<String> = std::env::args_os()
+            .map(|arg| arg.to_string_lossy().into_owned())
+            .collect();
+        match parse_error_text(&e, &args) {
+            Some(text) => {
+                eprint!("{text}");
+                std::process::exit(e.exit_code())
+            }
+            None => e.exit(),
+        }
+    });
     if let Err(e) = cli.options.check() {
         Cli::command()
             .error(clap::error::ErrorKind::ArgumentConflict, e)

@@ -18,6 +18,7 @@ use proofnum::{
     Dfpn, DfpnConfig, Epsilon, Limits, Player, Pns, PnsConfig, Progress, Reason, Stats, Status,
     Value,
 };
+use proofnum_games::input::{self, QUOTED_CHARS};
 
 use crate::games::{Bundled, WithGame};
 use crate::outln;
@@ -125,7 +126,8 @@ impl Options {
 
 /// ε as a fraction over 1000 (enough precision for a command line).
 fn parse_epsilon(s: &str) -> Result<Epsilon, String> {
-    let x: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    // (Not quoted: the parser's message quotes the value, cut short by `parse_error_text`.)
+    let x: f64 = s.parse().map_err(|_| "not a number".to_string())?;
     if !(0.0..=16.0).contains(&x) {
         return Err("epsilon must be between 0 and 16".into());
     }
@@ -136,13 +138,43 @@ fn parse_epsilon(s: &str) -> Result<Epsilon, String> {
 /// 1e300 would panic the time limits' `Duration::from_secs_f64`; leave `--seconds` out for no
 /// limit).
 fn parse_seconds(s: &str) -> Result<f64, String> {
-    let seconds: f64 = s.parse().map_err(|_| format!("not a number: {s:?}"))?;
+    let seconds: f64 = s.parse().map_err(|_| "not a number".to_string())?;
     if seconds.is_nan() || seconds < 0.0 {
         return Err("seconds must not be negative".into());
     }
     Duration::try_from_secs_f64(seconds)
         .map_err(|_| "too many seconds (leave --seconds out for no limit)".to_string())?;
     Ok(seconds)
+}
+
+/// The message of a command-line parse error when it quotes an argument of `args` longer than
+/// [`QUOTED_CHARS`]: clap's own text with each such argument (or the value of a
+/// `--flag=value`) cut short ([`input::shortened`]), so that a 100 KB argument does not
+/// make a 100 KB message. `None` otherwise: print the error as clap does (in colour on a
+/// terminal).
+pub fn parse_error_text(error: &clap::Error, args: &[String]) -> Option<String> {
+    let mut long: Vec<&str> = Vec::new();
+    for arg in args {
+        let value = arg
+            .strip_prefix("--")
+            .and_then(|flag| flag.split_once('='))
+            .map(|(_, value)| value);
+        for text in [Some(arg.as_str()), value].into_iter().flatten() {
+            if text.chars().nth(QUOTED_CHARS).is_some() {
+                long.push(text);
+            }
+        }
+    }
+    if long.is_empty() {
+        return None;
+    }
+    // The whole argument before its value, which is part of it.
+    long.sort_by_key(|text| core::cmp::Reverse(text.len()));
+    let mut text = error.render().to_string();
+    for arg in long {
+        text = text.replace(arg, &input::shortened(arg));
+    }
+    Some(text)
 }
 
 /// `mib` MiB in bytes, for the option `flag`.

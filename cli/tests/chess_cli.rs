@@ -115,6 +115,20 @@ fn bad_input_is_refused() {
     assert_eq!(run.code, 2);
 }
 
+/// Kings on adjacent squares pass cozy-chess's FEN check; the command used to panic in its
+/// move generator. Now bad input: exit code 2 and the reason.
+#[test]
+fn adjacent_kings_are_bad_input_not_a_panic() {
+    let run = proofnum(&["chess", "8/8/8/3kK3/8/8/8/R7 w - - 0 1"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("the kings stand on adjacent squares"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
 #[test]
 fn fifty_move_rule_flag() {
     // Mate in 7 (14 plies) with the halfmove clock at 90: drawn first under the rule.

@@ -583,6 +583,47 @@ fn bad_input_is_refused_with_exit_code_2() {
     }
 }
 
+/// A 100 KB argument in any place (the game, each game's position, an option's value, an
+/// argument too many): bad input whose message quotes at most a short prefix of it and says
+/// how long it was, never the whole (a bad FEN used to repeat all of it).
+#[test]
+fn a_huge_argument_is_quoted_by_a_short_prefix() {
+    let junk = "x".repeat(100_000);
+    let flag = format!("--{junk}");
+    let nodes = format!("--nodes={junk}");
+    let fen = format!("{junk} w - -");
+    let uttt = format!("X;{junk};.........");
+    for args in [
+        vec![junk.as_str(), "44"],
+        vec!["connect4", &junk],
+        vec!["tictactoe", &junk],
+        vec!["uttt", &junk],
+        vec!["uttt", &uttt],
+        vec!["atarigo", &junk],
+        vec!["chess", &fen],
+        vec!["connect4", "44", "--attacker", &junk],
+        vec!["chess", "", "--attacker", &junk],
+        vec!["connect4", "44", "--nodes", &junk],
+        vec!["connect4", "44", &nodes],
+        vec!["connect4", "44", "--epsilon", &junk],
+        vec!["connect4", "44", "--seconds", &junk],
+        vec!["connect4", "44", &junk],
+        vec!["connect4", "44", &flag],
+    ] {
+        let r = solve(&args);
+        let shown: Vec<String> = args.iter().map(|a| a.chars().take(12).collect()).collect();
+        assert_eq!(r.code, 2, "{shown:?}: {}", r.stderr.len());
+        assert!(
+            r.stderr.len() < 1000,
+            "{shown:?}: {} bytes of message",
+            r.stderr.len()
+        );
+        if r.stderr.contains("xxxxxxxxxx") {
+            assert!(r.stderr.contains("characters)"), "{shown:?}: {}", r.stderr);
+        }
+    }
+}
+
 #[test]
 fn help_lists_every_game_with_its_notation_and_the_exit_codes() {
     let r = solve(&["--help"]);

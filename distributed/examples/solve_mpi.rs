@@ -18,8 +18,10 @@
 //! died, ends the run at once with the last checkpoint named.
 //!
 //! Exit codes: `proofnum`'s (0 answered, 1 stopped by a limit, 2 bad input, 3 `--verify`
-//! refuted), and 4 when the run failed (a rank lost, a checkpoint that cannot be used, the run
-//! ended from outside).
+//! refuted), and 4 when the run failed (a rank lost, a checkpoint or a rank's table file that
+//! cannot be used, the run ended from outside). A `--checkpoint` path that cannot be written
+//! is bad input, found before anything is searched; a checkpoint that fails later (a full disk)
+//! is reported and counted, and the run goes on to its report and exit code.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,7 +35,9 @@ use proofnum::{Dfpn, ParallelConfig, ParallelLimits, ParallelProgress, Stats, St
 use proofnum_cli::games::{Bundled, WithGame, with_game};
 use proofnum_cli::progress::{self, ProgressLine};
 use proofnum_cli::report::{self, Chooser, count};
-use proofnum_cli::solve::{Answer, EXIT_BAD_INPUT, Engine, Found, Options, Question};
+use proofnum_cli::solve::{
+    Answer, EXIT_BAD_INPUT, Engine, Found, Options, Question, parse_error_text,
+};
 use proofnum_mpi::{
     CheckpointPlan, Coordinator, DistributedStats, Error, Link, MpiLink, Settings, Signals,
     checkpoint, serve,
@@ -98,7 +102,8 @@ struct MpiOptions {
 fn positive(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!("expected a number above zero, not {s:?}")),
+        // (Not quoted: the parser's message quotes the value, cut short by `parse_error_text`.)
+        _ => Err("expected a number above zero".into()),
     }
 }
 
@@ -144,7 +149,15 @@ fn main() -> ExitCode {
         Err(e) => {
             // Every rank read the same arguments; one of them says what is wrong.
             if rank == 0 {
-                let _ = e.print();
+                let args: Vec<String> = std::env::args_os()
+                    .map(|arg| arg.to_string_lossy().into_owned())
+                    .collect();
+                match parse_error_text(&e, &args) {
+                    Some(text) => eprint!("{text}"),
+                    None => {
+                        let _ = e.print();
+                    }
+                }
             }
             let code = if e.use_stderr() { EXIT_BAD_INPUT } else { 0 };
             drop(universe);
@@ -237,6 +250,14 @@ impl Run<'_> {
         flags: &Flags,
     ) -> ExitCode {
         let (o, m) = (&self.cli.options, &self.cli.mpi);
+        if let Some(path) = &m.checkpoint
+            && let Err(e) = checkpoint::check_writable(path)
+        {
+            // Found now, not at the first checkpoint minutes in (or at a stop, which lost the
+            // report).
+            eprintln!("error: --checkpoint: {e}");
+            self.link.abort(EXIT_BAD_INPUT as i32);
+        }
         report::position(&game);
         let settings = Settings {
             parallel: ParallelConfig {

@@ -15,8 +15,11 @@
 //!
 //! The tree alone does not carry a search far: most of the work lies below its leaves, in the
 //! ranks' tables. So at each checkpoint every worker rank also writes its own table beside the
-//! file, as `PATH.rankN` (the same way: temporary file, flush, rename), and a resumed solve
-//! fills each rank's table from its file when there is one. A rank's file starts with the
+//! file, as `PATH.rankN` (the same way: temporary file, flush, rename), the checkpoint lists
+//! the ranks it asked to ([`Checkpoint::rank_files`]), and a resumed solve fills each rank's
+//! table from its file. A listed rank whose file is missing (or cannot be read) stops the
+//! resume with an error naming the file; a rank the list does not have (a resume on more
+//! ranks) starts with an empty table. A rank's file starts with the
 //! [`stamp`] of its solve (label and root position), and a rank loads only a file of the solve
 //! being resumed: one left there by another solve, say of another game whose positions hash
 //! alike, would make the rank believe that solve's results (`tests/rank_files.rs`: a loss
@@ -42,8 +45,9 @@ use crate::wire::{pack_numbers, unpack_numbers};
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"PNMPICK\0";
-/// The layout version; a file of another version is refused.
-pub const VERSION: u64 = 1;
+/// The layout version; a file of another version is refused, but for version 1, which did not
+/// list the ranks' table files ([`Checkpoint::rank_files`] is then `None`).
+pub const VERSION: u64 = 2;
 /// The first eight bytes of a worker rank's table file (`PATH.rankN`).
 pub const RANK_MAGIC: [u8; 8] = *b"PNMPITB\0";
 /// The layout version of a rank's table file.
@@ -79,6 +83,10 @@ pub struct Checkpoint {
     pub tree: TreeSnapshot<u64>,
     /// The coordinator's table bytes; empty for none.
     pub table: Vec<u8>,
+    /// The worker ranks asked to write their tables beside the checkpoint (`PATH.rankN`): a
+    /// resume expects each of their files. `None` for a file of layout version 1, which did
+    /// not say: a resume then expects a file from every worker rank.
+    pub rank_files: Option<Vec<u64>>,
 }
 
 /// Why a checkpoint could not be read or used.
@@ -134,6 +142,27 @@ pub fn write_atomically(path: &Path, parts: &[&[u8]]) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
         std::io::Error::new(e.kind(), format!("cannot write {}: {e}", path.display()))
     })
+}
+
+/// Checks, before a solve, that checkpoints can be written to `path`: that it is not a
+/// directory, and that its temporary file (`path` + `.tmp`, [`write_atomically`]) can be
+/// created in its directory; the temporary file is removed again. The error names the file.
+/// (Whether the disk holds a whole checkpoint is known only when one is written.)
+pub fn check_writable(path: &Path) -> Result<(), CheckpointError> {
+    let cannot = |why: &dyn fmt::Display| {
+        CheckpointError::Io(std::io::Error::other(format!(
+            "cannot write {}: {why}",
+            path.display()
+        )))
+    };
+    if path.is_dir() {
+        return Err(cannot(&"it is a directory"));
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    fs::File::create(&tmp).map_err(|e| cannot(&e))?;
+    let _ = fs::remove_file(&tmp);
+    Ok(())
 }
 
 /// The identity of a solve in its files: a hash of its checkpoint's label and root position.
@@ -231,6 +260,9 @@ pub fn decode_tree<G: Game + MoveCodec>(
         jobs: tree.jobs,
     })
 }
+
+/// The rank list's length word for [`Checkpoint::rank_files`] `None`.
+const UNLISTED: u64 = u64::MAX;
 
 struct Out(Vec<u8>);
 
@@ -344,6 +376,13 @@ impl Checkpoint {
             out.word(n.job_best.unwrap_or(0));
         }
         out.bytes(&self.table);
+        match &self.rank_files {
+            Some(ranks) => {
+                out.word(ranks.len() as u64);
+                ranks.iter().for_each(|&r| out.word(r));
+            }
+            None => out.word(UNLISTED),
+        }
         let sum = checksum(&out.0);
         out.word(sum);
         out.0
@@ -361,7 +400,8 @@ impl Checkpoint {
             ));
         }
         let mut r = In(&body[MAGIC.len()..]);
-        if r.word()? != VERSION {
+        let version = r.word()?;
+        if version != VERSION && version != 1 {
             return Err(CheckpointError::Invalid("another layout version"));
         }
         let label = String::from_utf8(r.bytes()?.to_vec())
@@ -395,6 +435,16 @@ impl Checkpoint {
             });
         }
         let table = r.bytes()?.to_vec();
+        let rank_files = match version {
+            1 => None,
+            _ => match r.word()? {
+                UNLISTED => None,
+                n if n > (r.0.len() / 8) as u64 => {
+                    return Err(CheckpointError::Invalid("truncated rank list"));
+                }
+                n => Some((0..n).map(|_| r.word()).collect::<Result<_, _>>()?),
+            },
+        };
         if !r.0.is_empty() {
             return Err(CheckpointError::Invalid("trailing bytes"));
         }
@@ -406,6 +456,7 @@ impl Checkpoint {
             finished,
             tree: TreeSnapshot { nodes, stats, jobs },
             table,
+            rank_files,
         })
     }
 
@@ -470,7 +521,71 @@ mod tests {
                 jobs: 9,
             },
             table: vec![1, 2, 3, 4, 5],
+            rank_files: Some(vec![1, 3]),
         }
+    }
+
+    /// `c` in layout version 1 (no rank list), as the previous release wrote it.
+    fn version_1(c: &Checkpoint) -> Vec<u8> {
+        let bytes = Checkpoint {
+            rank_files: None,
+            ..c.clone()
+        }
+        .to_bytes();
+        // The body without its checksum and the rank list's one word, at version 1.
+        let mut body = bytes[..bytes.len() - 16].to_vec();
+        body[8..16].copy_from_slice(&1u64.to_le_bytes());
+        let sum = checksum(&body);
+        body.extend_from_slice(&sum.to_le_bytes());
+        body
+    }
+
+    #[test]
+    fn a_version_1_checkpoint_reads_without_its_rank_list() {
+        let c = sample();
+        let read = Checkpoint::from_bytes(&version_1(&c)).unwrap();
+        assert_eq!(read.rank_files, None);
+        assert_eq!(
+            read,
+            Checkpoint {
+                rank_files: None,
+                ..c.clone()
+            }
+        );
+        let unlisted = Checkpoint {
+            rank_files: None,
+            ..c
+        };
+        assert_eq!(
+            Checkpoint::from_bytes(&unlisted.to_bytes()).unwrap(),
+            unlisted
+        );
+    }
+
+    #[test]
+    fn a_path_checkpoints_cannot_be_written_to_is_found_before_a_solve() {
+        let dir = std::env::temp_dir().join(format!("pnmpi-ck-writable-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.ck");
+        check_writable(&path).unwrap();
+        assert!(
+            !path.exists() && !dir.join("a.ck.tmp").exists(),
+            "nothing left behind"
+        );
+        for (bad, why) in [
+            (
+                dir.join("no such directory").join("a.ck"),
+                "No such file or directory",
+            ),
+            (dir.clone(), "it is a directory"),
+        ] {
+            let e = check_writable(&bad).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("cannot write {}: {why}", bad.display())),
+                "{e}"
+            );
+        }
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! ```text
 //! coordinator                              worker rank
 //!   Start(epoch, root hash, settings) ---->
-//!                                     <---- Hello(epoch, root hash, job slots)
+//!                                     <---- Hello(epoch, root hash, job slots, resumed table)
 //!   Job(epoch, slot, ticket, path, ...) -->          (one per idle slot)
 //!                                     <---- Done(epoch, slot, ticket, numbers, children, ...)
 //!   ...                                                (until the root is solved or halts)
@@ -28,7 +28,7 @@ use proofnum::table::Entry;
 use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, TableStats};
 
 /// Changes whenever a message's layout does; `Start` and `Hello` carry it.
-pub const PROTOCOL: u64 = 5;
+pub const PROTOCOL: u64 = 6;
 
 /// Job messages stay under this many bytes for paths of up to 64 moves with codes under 256
 /// and nothing forwarded (9 words, 72 bytes, and the moves eight to a word: 136 bytes for 64). It matters because MPI's send
@@ -87,7 +87,7 @@ pub struct Start {
     /// The least `work_log2` of a solved position a job reports.
     pub shared_min_work_log2: u8,
     /// A checkpoint being resumed: each rank fills its emptied table from the file it saved
-    /// there (`PATH.rankN`) when it has one; empty for none.
+    /// there (`PATH.rankN`), and says in its `Hello` whether it could; empty for none.
     pub resume: String,
     /// The [`stamp`](crate::checkpoint::stamp) of the solve being resumed: a rank loads only a
     /// table file that carries it.
@@ -164,6 +164,44 @@ pub struct RankFigures {
     pub elapsed_ns: u64,
 }
 
+/// What a worker rank did with its table file when a solve resumed a checkpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResumedTable {
+    /// No table file was asked for: no resume, or the rank's table was kept.
+    NotAsked,
+    /// The rank's table is the file's.
+    Loaded,
+    /// The file is of another solve, or damaged: the rank said why and starts empty.
+    Refused,
+    /// There is no such file.
+    Missing,
+    /// The file could not be read (the rank said why).
+    Unreadable,
+}
+
+impl ResumedTable {
+    fn word(self) -> u64 {
+        match self {
+            ResumedTable::NotAsked => 0,
+            ResumedTable::Loaded => 1,
+            ResumedTable::Refused => 2,
+            ResumedTable::Missing => 3,
+            ResumedTable::Unreadable => 4,
+        }
+    }
+
+    fn from_word(w: u64) -> Result<ResumedTable, WireError> {
+        Ok(match w {
+            0 => ResumedTable::NotAsked,
+            1 => ResumedTable::Loaded,
+            2 => ResumedTable::Refused,
+            3 => ResumedTable::Missing,
+            4 => ResumedTable::Unreadable,
+            _ => return Err(WireError("resumed table")),
+        })
+    }
+}
+
 /// One message.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Message {
@@ -177,6 +215,8 @@ pub enum Message {
         root_hash: u64,
         /// Its job slots.
         slots: u64,
+        /// What it did with its table file of the checkpoint being resumed.
+        resumed: ResumedTable,
     },
     /// Coordinator to worker: run this.
     Job(JobOrder),
@@ -421,12 +461,14 @@ impl Message {
                 epoch,
                 root_hash,
                 slots,
+                resumed,
             } => {
                 w.put(HELLO)
                     .put(PROTOCOL)
                     .put(*epoch)
                     .put(*root_hash)
-                    .put(*slots);
+                    .put(*slots)
+                    .put(resumed.word());
             }
             Message::Job(j) => {
                 // Compact, so that a job stays small (see `JOB_BYTES`): moves of codes under
@@ -554,6 +596,7 @@ impl Message {
                     epoch: r.get()?,
                     root_hash: r.get()?,
                     slots: r.get()?,
+                    resumed: ResumedTable::from_word(r.get()?)?,
                 }
             }
             kind if kind & 0xFF == JOB && kind >> 25 == 0 => {
@@ -687,6 +730,7 @@ mod tests {
                 epoch: 3,
                 root_hash: 99,
                 slots: 2,
+                resumed: ResumedTable::Missing,
             },
             Message::Job(JobOrder {
                 epoch: 3,

@@ -15,7 +15,7 @@ use proofnum::{Game, MoveCodec};
 use crate::checkpoint::{rank_file_header, rank_file_table, write_atomically};
 use crate::link::Link;
 use crate::pool::{Pool, PoolSettings, stop_flags};
-use crate::wire::{Message, RankFigures, Start};
+use crate::wire::{Message, RankFigures, ResumedTable, Start};
 use crate::{COORDINATOR, Error};
 
 /// The longest the main thread waits for a job to finish before it looks for messages.
@@ -100,9 +100,21 @@ where
         memory.try_reserve_exact(bytes).map_err(|_| Error::Memory)?;
         memory.resize(bytes, 0);
     }
-    let saved = (fresh && !start.resume.is_empty())
-        .then(|| std::fs::read(rank_file(&start.resume, link.rank())).ok())
-        .flatten();
+    let file_name = rank_file(&start.resume, link.rank());
+    let (saved, mut resumed) = if fresh && !start.resume.is_empty() {
+        match std::fs::read(&file_name) {
+            Ok(file) => (Some(file), ResumedTable::Loaded),
+            // Whether that stops the resume is the coordinator's call (it knows which ranks
+            // wrote a file); it names the file.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, ResumedTable::Missing),
+            Err(e) => {
+                eprintln!("rank {}: cannot read {file_name}: {e}", link.rank());
+                (None, ResumedTable::Unreadable)
+            }
+        }
+    } else {
+        (None, ResumedTable::NotAsked)
+    };
     let table = match saved {
         // A table this rank saved for the solve being resumed (its stamp says so): its
         // entries are facts about this game's positions whenever they were stored, so any
@@ -115,10 +127,10 @@ where
                 Ok(table) => Ok(table),
                 Err(e) => {
                     eprintln!(
-                        "rank {}: {} is not used ({e}); starting empty",
+                        "rank {}: {file_name} is not used ({e}); starting empty",
                         link.rank(),
-                        rank_file(&start.resume, link.rank())
                     );
+                    resumed = ResumedTable::Refused;
                     Table::new(memory)
                 }
             }
@@ -148,6 +160,7 @@ where
             epoch,
             root_hash: game.hash(),
             slots: slots as u64,
+            resumed,
         }
         .encode(),
     );

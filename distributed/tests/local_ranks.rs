@@ -11,7 +11,7 @@ use std::time::Duration;
 use proofnum::{Game, ParallelConfig, ParallelLimits, Player, Reason, Table, Value};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
-use proofnum_mpi::wire::{JobDone, JobOrder, Message};
+use proofnum_mpi::wire::{JobDone, JobOrder, Message, ResumedTable};
 use proofnum_mpi::{
     Checkpoint, CheckpointPlan, Coordinator, Error, Link, LocalLink, Settings, serve,
 };
@@ -214,6 +214,7 @@ fn scripted_rank(
                         epoch: s.epoch,
                         root_hash,
                         slots: 1,
+                        resumed: ResumedTable::NotAsked,
                     };
                     link.send(0, &hello.encode());
                 }
@@ -314,29 +315,123 @@ fn a_resumed_solve_continues_with_fewer_mid_calls_than_from_scratch() {
         "resumed: {} MID calls to finish, from scratch {scratch}",
         r.stats.search.mid_calls
     );
-    // On three ranks the tree does not care who runs its jobs (rank 2 has no saved table).
+    // On three ranks the tree does not care who runs its jobs (rank 2 has no saved table: the
+    // checkpoint did not ask it for one, so it starts empty).
+    assert_eq!(checkpoint.rank_files, Some(vec![1]));
     assert_eq!(resume(3).value, Ok(MIDDLE.1));
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
 }
 
+/// Rank 1's table file is part of the checkpoint: when it is gone, the resume is refused with
+/// an error naming the file (it used to start rank 1 empty without a word, redoing its work).
 #[test]
-fn a_checkpoint_that_cannot_be_written_keeps_the_last_one_and_the_search_goes_on() {
+fn a_resume_without_a_ranks_table_file_is_refused_naming_the_file() {
     let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
-    // A directory where the file should be: its temporary file is written, the rename fails
-    // (as a full disk fails the write).
-    let path = temp_file("unwritable");
-    std::fs::create_dir_all(&path).unwrap();
+    let path = temp_file("missing-rank-file");
     let plan = CheckpointPlan {
         path: path.clone(),
         every: None,
         label: "middle".into(),
         announce: false,
     };
-    let now = std::sync::atomic::AtomicBool::new(true);
     let link = workers(LocalLink::connect(2), &game);
     let mut c = Coordinator::new(&link, settings(500))
         .unwrap()
-        .with_checkpoints(plan)
+        .with_checkpoints(plan.clone());
+    let mut limits = ParallelLimits {
+        max_work: 2000,
+        ..ParallelLimits::none()
+    };
+    c.solve(&game, Player::First, &mut limits, None).unwrap();
+    c.finish();
+    let checkpoint = Checkpoint::read(&path).unwrap();
+    let rank_file = path.with_file_name("solve.ck.rank1");
+    std::fs::remove_file(&rank_file).unwrap();
+
+    let link = workers(LocalLink::connect(2), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan);
+    match c.solve(
+        &game,
+        Player::First,
+        &mut ParallelLimits::none(),
+        Some(&checkpoint),
+    ) {
+        Err(e @ Error::Resume(_)) => {
+            let text = e.to_string();
+            assert!(
+                text.contains(&format!("{} is missing", rank_file.display())),
+                "{text}"
+            );
+        }
+        other => panic!("expected a resume error, got {other:?}"),
+    }
+    c.finish();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+/// Rank 0's link, running `hook` when the first `Hello` arrives: after the solve has started
+/// (and checked its checkpoint path), before its first checkpoint.
+struct OnFirstHello<F> {
+    link: LocalLink,
+    hook: std::sync::Mutex<Option<F>>,
+}
+
+impl<F: FnOnce()> OnFirstHello<F> {
+    fn new(link: LocalLink, hook: F) -> Self {
+        OnFirstHello {
+            link,
+            hook: std::sync::Mutex::new(Some(hook)),
+        }
+    }
+}
+
+impl<F: FnOnce()> Link for OnFirstHello<F> {
+    fn rank(&self) -> usize {
+        self.link.rank()
+    }
+
+    fn size(&self) -> usize {
+        self.link.size()
+    }
+
+    fn send(&self, to: usize, words: &[u64]) {
+        self.link.send(to, words);
+    }
+
+    fn receive(&self, wait: Duration) -> Option<(usize, Vec<u64>)> {
+        let received = self.link.receive(wait);
+        if let Some((_, words)) = &received
+            && let Ok(Message::Hello { .. }) = Message::decode(words)
+            && let Some(hook) = self.hook.lock().unwrap().take()
+        {
+            hook();
+        }
+        received
+    }
+}
+
+#[test]
+fn a_checkpoint_that_cannot_be_written_keeps_the_last_one_and_the_search_goes_on() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let path = temp_file("unwritable");
+    let plan = CheckpointPlan {
+        path: path.clone(),
+        every: None,
+        label: "middle".into(),
+        announce: false,
+    };
+    // Writable when the solve starts; once the ranks have said hello, a directory takes the
+    // file's place: its temporary file is written, the rename fails (as a full disk fails the
+    // write).
+    let block = || std::fs::create_dir_all(&path).unwrap();
+    let tmp = path.with_file_name("solve.ck.tmp");
+    let now = std::sync::atomic::AtomicBool::new(true);
+    let link = OnFirstHello::new(workers(LocalLink::connect(2), &game), block);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan.clone())
         .with_signals(proofnum_mpi::Signals {
             checkpoint_now: Some(&now),
             terminate: None,
@@ -348,27 +443,74 @@ fn a_checkpoint_that_cannot_be_written_keeps_the_last_one_and_the_search_goes_on
     assert_eq!(r.value, Ok(MIDDLE.1));
     assert_eq!(r.stats.checkpoint_failures, 1);
     assert_eq!(r.stats.checkpoints.0, 0);
-    let tmp = path.with_file_name("solve.ck.tmp");
     assert!(
         !tmp.exists(),
         "the failed write's temporary file is removed"
     );
-    // At a stop, the checkpoint is what the caller asked for: its failure is the solve's error,
-    // naming the file.
+    c.finish();
+
+    // At a stop, the checkpoint that fails costs the checkpoint, not the result: the solve
+    // answers with its limit and its figures (it used to fail with the checkpoint's error,
+    // and `solve_mpi` lost its report and exited 4 instead of 1).
+    std::fs::remove_dir(&path).unwrap();
+    let link = OnFirstHello::new(workers(LocalLink::connect(2), &game), block);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan);
     let mut limits = ParallelLimits {
         max_work: 2000,
         ..ParallelLimits::none()
     };
-    match c.solve(&game, Player::First, &mut limits, None) {
-        Err(e @ Error::Checkpoint(_)) => {
-            assert!(e.to_string().contains("solve.ck"), "{e}");
-        }
-        other => panic!("expected a checkpoint error, got {other:?}"),
-    }
+    let r = c.solve(&game, Player::First, &mut limits, None).unwrap();
+    assert_eq!(r.status, proofnum::Status::Unknown(Reason::WorkLimit));
+    assert!(r.stats.search.mid_calls >= 2000);
+    assert_eq!((r.stats.checkpoints.0, r.stats.checkpoint_failures), (0, 1));
     assert!(!tmp.exists());
     c.finish();
-    // Rank 1 may still be writing its table file there (the failed solve did not wait).
     let _ = std::fs::remove_dir_all(path.parent().unwrap());
+}
+
+/// A checkpoint path that cannot be written (its directory does not exist, or it is a
+/// directory) is the solve's error at once, naming the file, before any rank is started: it
+/// used to be found at the first checkpoint, minutes in, or at the end.
+#[test]
+fn a_checkpoint_path_that_cannot_be_written_is_refused_before_the_solve() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let dir = temp_file("refused-path").parent().unwrap().to_path_buf();
+    for (path, why) in [
+        (
+            dir.join("no such directory").join("solve.ck"),
+            "No such file",
+        ),
+        (dir.clone(), "it is a directory"),
+    ] {
+        let mut links = LocalLink::connect(2);
+        let rank_1 = links.pop().unwrap();
+        let link = links.pop().unwrap();
+        let mut c = Coordinator::new(&link, settings(500))
+            .unwrap()
+            .with_checkpoints(CheckpointPlan {
+                path: path.clone(),
+                every: None,
+                label: "middle".into(),
+                announce: false,
+            });
+        match c.solve_value(&game, &mut ParallelLimits::none(), None) {
+            Err(e @ Error::Checkpoint(_)) => {
+                let text = e.to_string();
+                assert!(
+                    text.contains(&format!("cannot write {}: {why}", path.display())),
+                    "{text}"
+                );
+            }
+            other => panic!("expected a checkpoint error, got {other:?}"),
+        }
+        assert!(
+            rank_1.receive(Duration::ZERO).is_none(),
+            "no rank was started"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -10,6 +10,8 @@
 //! operations are kept but ignored. Empty lines and lines starting with `#` are skipped.
 
 use cozy_chess::Board;
+use proofnum_games::chess::notation;
+use proofnum_games::input::quote;
 
 /// One suite line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,14 +74,16 @@ fn parse_line(raw: &str, number: usize) -> Result<Line, String> {
             "bm" if operand.starts_with('#') => {
                 let n: i32 = operand[1..]
                     .parse()
-                    .map_err(|_| format!("bad mate {operand:?}"))?;
+                    .map_err(|_| format!("bad mate {}", quote(operand)))?;
                 if n == 0 {
                     return Err("bm #0: a mate in 0 is not a question".into());
                 }
                 mate = Some(n);
             }
             "dm" => {
-                let n: i32 = operand.parse().map_err(|_| format!("bad dm {operand:?}"))?;
+                let n: i32 = operand
+                    .parse()
+                    .map_err(|_| format!("bad dm {}", quote(operand)))?;
                 if n <= 0 {
                     return Err(format!("dm {n}: direct mates are in at least one move"));
                 }
@@ -88,12 +92,12 @@ fn parse_line(raw: &str, number: usize) -> Result<Line, String> {
             "hmvc" => {
                 clocks.0 = operand
                     .parse()
-                    .map_err(|_| format!("bad hmvc {operand:?}"))?
+                    .map_err(|_| format!("bad hmvc {}", quote(operand)))?
             }
             "fmvn" => {
                 clocks.1 = operand
                     .parse()
-                    .map_err(|_| format!("bad fmvn {operand:?}"))?
+                    .map_err(|_| format!("bad fmvn {}", quote(operand)))?
             }
             "id" => id = Some(unquote(operand)),
             "c0" => comment = Some(unquote(operand)),
@@ -101,14 +105,15 @@ fn parse_line(raw: &str, number: usize) -> Result<Line, String> {
                 nodes = Some(
                     operand
                         .parse()
-                        .map_err(|_| format!("bad acn {operand:?}"))?,
+                        .map_err(|_| format!("bad acn {}", quote(operand)))?,
                 )
             }
             _ => {}
         }
     }
     let fen = format!("{} {} {}", position.join(" "), clocks.0, clocks.1);
-    Board::from_fen(&fen, false).map_err(|e| format!("bad position {fen:?}: {e:?}"))?;
+    // The game's parser: cozy-chess's, and the positions it accepts that the game cannot play.
+    notation::parse_fen(&fen).map_err(|e| e.to_string())?;
     Ok(Line {
         fen,
         mate,
@@ -139,7 +144,10 @@ fn split_operations(text: &str) -> Result<Vec<String>, String> {
         return Err("unterminated quote".into());
     }
     if !current.trim().is_empty() {
-        return Err(format!("operation {:?} without its ';'", current.trim()));
+        return Err(format!(
+            "operation {} without its ';'",
+            quote(current.trim())
+        ));
     }
     Ok(operations.into_iter().filter(|o| !o.is_empty()).collect())
 }
@@ -203,6 +211,7 @@ mod tests {
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm #1",
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - c0 \"open;",
             "6k1/5ppp/8/8/8/8/5PPP/R5K1 x - - bm #1;",
+            "8/8/8/3kK3/8/8/8/R7 w - - bm #3;", // kings on adjacent squares
         ] {
             assert!(parse(bad).unwrap_err().starts_with("line 1: "), "{bad}");
         }

@@ -24,6 +24,7 @@
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
 //! - [`stockfish`]: a Stockfish driver over UCI (a child process, every read with a deadline),
 //!   the independent referee of the chess suites and benchmark.
+//! - [`input`]: user input in error messages, cut short when long.
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
 //! while a search runs.
@@ -33,6 +34,7 @@
 pub mod atarigo;
 pub mod chess;
 pub mod connect4;
+pub mod input;
 mod knowledge_set;
 pub mod stockfish;
 pub mod tictactoe;

@@ -317,6 +317,65 @@ fn fen_input_errors_and_round_trip() {
     }
 }
 
+/// Positions cozy-chess's FEN parser accepts that standard chess cannot reach, refused when
+/// parsed with a reason that names the fault:
+/// - kings on adjacent squares (in a rank, a file or a diagonal), whichever side is to move:
+///   the side not to move is in check from the king, a check cozy-chess does not look for; its
+///   move generator then panicked (`proofnum chess "8/8/8/3kK3/8/8/8/R7 w - - 0 1"`);
+/// - castling rights for a king or rook off its starting square (Chess960's, which standard
+///   FEN cannot say and UCI writes as a plain king move: `d1c1` for both O-O-O and Kc1).
+///
+/// One square between the kings, and the standard castling rights, are fine.
+#[test]
+fn impossible_positions_cozy_chess_accepts_are_refused_when_parsed() {
+    for (fen, reason) in [
+        (
+            "8/8/8/3kK3/8/8/8/R7 w - - 0 1",
+            "kings stand on adjacent squares (e5 and d5)",
+        ),
+        (
+            "8/8/8/3kK3/8/8/8/R7 b - - 0 1",
+            "kings stand on adjacent squares",
+        ),
+        (
+            "8/8/8/8/8/8/1k6/K7 w - - 0 1",
+            "kings stand on adjacent squares (a1 and b2)",
+        ),
+        ("8/8/8/8/8/8/k7/K7 b - -", "kings stand on adjacent squares"),
+        (
+            "4k3/8/8/8/8/8/8/3K3R w K - 0 1",
+            "castling rights for White need its king on e1",
+        ),
+        ("4k3/8/8/8/8/8/8/R4K1R w KQ - 0 1", "the rook on a1 or h1"),
+        (
+            "r4k2/8/8/8/8/8/8/4K3 b q - 0 1",
+            "castling rights for Black need its king on e8",
+        ),
+    ] {
+        let err = Chess::from_fen(fen).unwrap_err();
+        assert!(err.reason.contains(reason), "{fen}: {}", err.reason);
+    }
+    for fen in [
+        "8/8/8/2k1K3/8/8/8/R7 w - - 0 1",
+        "8/8/8/8/8/k7/8/K7 w - - 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    ] {
+        assert!(Chess::from_fen(fen).is_ok(), "{fen}");
+    }
+}
+
+/// Move numbers go on past 65535, the largest fullmove number FEN gives cozy-chess (its
+/// counter stops there; ours overflowed, a panic in debug builds).
+#[test]
+fn a_line_from_the_last_move_number_goes_on_counting() {
+    let mut chess = Chess::from_fen("3r2k1/8/8/8/8/8/5PPP/7K b - - 0 65535").unwrap();
+    let king = chess.parse_move("Kf8").unwrap();
+    chess.play(king);
+    let pawn = chess.parse_move("h3").unwrap();
+    chess.undo(king);
+    assert_eq!(chess.san_line(&[king, pawn]), "65535... Kf8 65536. h3");
+}
+
 #[test]
 fn move_text_uci_and_san() {
     let game = Chess::from_fen(KIWIPETE).unwrap();

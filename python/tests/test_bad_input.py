@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 import sys
-from typing import Any, Dict
+from typing import Any, Callable, Dict
 
 import pytest
 from games import ConnectFour, Nim
@@ -40,11 +40,16 @@ WRONG_RETURNS = [
     ("side_to_move", "0", ValueError, "side_to_move() returned '0'"),
     ("side_to_move", None, ValueError, "side_to_move() returned None"),
     ("hash", 1.5, TypeError, "hash() returned 1.5; expected an int"),
+    # Outside 64 bits: refused, never reduced (ctypes would keep the low 64 bits silently).
+    ("hash", -1, ValueError, "hash() returned -1; expected an int from 0 to 2**64 - 1"),
+    ("hash", 2**64, ValueError, "hash() returned 18446744073709551616; expected an int from 0"),
+    ("hash", -2**63, ValueError, "hash() returned -9223372036854775808"),
+    ("hash", 2**200, ValueError, "(fold a wider or negative hash yourself: h & (2**64 - 1))"),
     ("hash", "abc", TypeError, "hash() returned 'abc'"),
     ("outcome", 4, ValueError, "outcome() returned 4; expected an Outcome"),  # PROVEN in C
     ("outcome", None, ValueError, "outcome() returned None"),
     ("outcome", [1], ValueError, "outcome() returned [1]"),
-    ("outcome", True, ValueError, "outcome() returned True"),
+    ("outcome", True, TypeError, "outcome() returned True, a bool"),
     ("moves", [-1], ValueError, "moves() returned [-1]; expected ints from 0 to 2**32 - 1"),
     ("moves", [2**32], ValueError, "moves() returned [4294967296]"),
     ("moves", ["a"], ValueError, "moves() returned ['a']"),
@@ -62,6 +67,66 @@ def test_a_method_returning_the_wrong_thing_raises_a_clear_error(
         solver.solve_value(broken_nim(method, returns))
     # The solver still answers (Nim 10 is a win: take 2).
     assert solver.solve_value(Nim(10)).value == Outcome.WIN
+
+
+HUGE = "x" * 100_000
+
+
+@pytest.mark.parametrize("method,returns", [
+    pytest.param(method, returns, id=f"{method}-{kind}") for method, returns, kind in [
+        ("side_to_move", HUGE, "str"), ("hash", HUGE, "str"), ("outcome", HUGE, "str"),
+        ("moves", [HUGE], "str"), ("moves", list(range(-1, -100_000, -1)), "list"),
+        ("estimate", (HUGE, 1), "str"), ("side_to_move", 10**5000, "int"),
+        ("outcome", 10**5000, "int"), ("moves", [10**5000], "int"),
+    ]
+])
+def test_a_huge_return_value_is_shown_by_a_short_prefix(method: str, returns: Any) -> None:
+    # The message names what the method returned in about 100 characters (a string's start
+    # and length, a list's first items, an int Python will not print by its size), never the
+    # whole.
+    with pytest.raises((TypeError, ValueError)) as caught:
+        Solver(table_bytes=1 << 12, max_depth=32, max_moves=3).solve_value(
+            broken_nim(method, returns))
+    message = str(caught.value)
+    assert len(message) < 400, message[:400]
+    assert f"Broken.{method}() returned" in message, message
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Solver(max_depth=10**5000),
+    lambda: Solver(max_depth=-10**5000),
+    lambda: Solver(engine=HUGE),  # type: ignore[arg-type]
+    lambda: Solver(epsilon=HUGE),  # type: ignore[arg-type]
+    lambda: Solver().solve(Nim(5), HUGE),  # type: ignore[arg-type]
+    lambda: Solver().verify(Nim(5), Side.FIRST, HUGE),  # type: ignore[arg-type]
+    lambda: Solver().solve_value(Nim(5), max_time=HUGE),  # type: ignore[arg-type]
+    lambda: Solver().solve_value(Nim(5), max_nodes=10**5000),
+])
+def test_a_huge_argument_is_shown_by_a_short_prefix(call: Callable[[], object]) -> None:
+    with pytest.raises((TypeError, ValueError)) as caught:
+        call()
+    message = str(caught.value)
+    assert len(message) < 400, message[:400]
+    assert "characters)" in message or "bits" in message, message
+
+
+def test_a_long_string_is_cut_and_its_length_given() -> None:
+    with pytest.raises(ValueError) as caught:
+        Solver().solve(Nim(5), HUGE)  # type: ignore[arg-type]
+    assert str(caught.value) == ("attacker must be Side.FIRST or Side.SECOND; got '"
+                                 + "x" * 99 + "… (100000 characters)")
+
+
+def test_hashes_fill_the_64_bits() -> None:
+    # Every hash from 0 to 2**64 - 1 is taken as it is: Nim with its hashes at the top and the
+    # bottom of the range (Nim(21) is a win: take 1).
+    class High(Nim):
+        def hash(self) -> int:
+            return 2**64 - 1 - super().hash()
+
+    for game in (Nim(21), High(21)):
+        result = Solver(table_bytes=1 << 12, max_depth=32, max_moves=3).solve_value(game)
+        assert (result.value, result.best_move) == (Outcome.WIN, 1)
 
 
 @pytest.mark.parametrize("method", ["side_to_move", "hash", "outcome", "moves", "play", "undo",
@@ -86,6 +151,58 @@ def test_an_exception_in_a_method_is_raised_after_the_search(
         assert any(f"Broken.{method}() during proofnum's Solver.solve_value" in note
                    for note in caught.value.__notes__)
     assert solver.solve(Nim(12), Side.FIRST).proven is False  # a multiple of four
+
+
+class NimWhosePlayFails(Nim):
+    """Nim whose `failing`-th call of `play` raises without playing, keeping a ledger of the
+    moves on the pile: an `undo` with none on it takes back a move that was never played."""
+
+    def __init__(self, stones: int, failing: int) -> None:
+        super().__init__(stones)
+        self.failing, self.plays, self.on_pile, self.undos_of_unplayed_moves = failing, 0, 0, 0
+
+    def play(self, take: int) -> None:
+        self.plays += 1
+        if self.plays == self.failing:
+            raise RuntimeError("play failed")
+        super().play(take)
+        self.on_pile += 1
+
+    def undo(self, take: int) -> None:
+        if self.on_pile == 0:
+            self.undos_of_unplayed_moves += 1
+        else:
+            self.on_pile -= 1
+        super().undo(take)
+
+
+SEARCHES_THAT_PLAY = [pytest.param(call, engine, id=f"{call}-{engine.name}")
+                      for engine in Engine for call in ("solve", "solve_value")]
+SEARCHES_THAT_PLAY += [pytest.param(call, Engine.DFPN, id=call)
+                       for call in ("verify", "principal_variation")]
+
+
+@pytest.mark.parametrize("call,engine", SEARCHES_THAT_PLAY)
+def test_a_play_that_raises_is_never_undone_and_the_game_is_restored(
+        call: str, engine: Engine) -> None:
+    # A move whose play raised was not played: taking it back would leave the game a ply off.
+    # Whichever play raises, the exception comes out, no unplayed move was undone, and the
+    # pile is back at its 9 stones with the first player to move.
+    for failing in range(1, 25):
+        game = NimWhosePlayFails(9, failing)
+        solver = Solver(table_bytes=1 << 12, max_depth=32, max_moves=3, engine=engine,
+                        arena_nodes=1024)
+        searches: Dict[str, Callable[[], object]] = {
+            "solve": lambda: solver.solve(game, Side.FIRST),
+            "solve_value": lambda: solver.solve_value(game),
+            "verify": lambda: solver.verify(game, Side.FIRST, True),
+            "principal_variation": lambda: solver.principal_variation(game, Side.FIRST),
+        }
+        with pytest.raises(RuntimeError, match="play failed"):
+            searches[call]()
+        assert game.undos_of_unplayed_moves == 0, f"play {failing} failing"
+        assert game.on_pile == 0, f"play {failing} failing: a played move was left"
+        assert (game.stones, game.to_move) == (9, Side.FIRST), f"play {failing} failing"
 
 
 def test_repetition_value_under_by_position() -> None:
@@ -189,10 +306,61 @@ def test_settings_out_of_range(settings: Dict[str, Any], kind: type, message: st
         Solver(**settings)
 
 
-@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, True, 1.0])
+@pytest.mark.parametrize("attacker", [2, -1, "FIRST", None, 1.0])
 def test_attacker_must_be_a_side(attacker: Any) -> None:
     with pytest.raises(ValueError, match="attacker must be Side.FIRST or Side.SECOND"):
         Solver().solve(Nim(5), attacker)
+
+
+# A bool is an int to Python (True == 1, False == 0), so True passed for a side, a move or a
+# hash used to be taken for 1: almost surely a bug in the caller or the game. Every int the
+# package takes refuses a bool with a TypeError that says so.
+
+@pytest.mark.parametrize("method,returns,message", [
+    ("side_to_move", True, "side_to_move() returned True, a bool; expected Side.FIRST"),
+    ("side_to_move", False, "side_to_move() returned False, a bool"),
+    ("hash", True, "hash() returned True, a bool; expected an int"),
+    ("outcome", False, "outcome() returned False, a bool; expected an Outcome"),
+    ("moves", [True, 2], "moves() returned [True, 2], which holds a bool"),
+    ("moves", (1, False), "moves() returned (1, False), which holds a bool"),
+    ("moves", iter([True]), "moves() returned [True], which holds a bool"),
+    ("estimate", (True, 1), "estimate() returned (True, 1), which holds a bool"),
+])
+def test_a_game_method_returning_a_bool_for_an_int_is_a_type_error(
+        method: str, returns: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=re.escape(message)):
+        Solver(table_bytes=1 << 12, max_depth=32, max_moves=3).solve_value(
+            broken_nim(method, returns))
+
+
+def test_repetition_value_returning_a_bool_is_a_type_error() -> None:
+    class Cycle(Nim):
+        repetition_rule = Repetition.BY_POSITION
+
+        def repetition_value(self) -> Outcome:
+            return True  # type: ignore[return-value]
+
+    game = Cycle(6)
+    game.play = lambda take: Nim.play(game, take) if game.stones > 4 else None  # type: ignore
+    game.undo = lambda take: Nim.undo(game, take) if game.stones > 3 else None  # type: ignore
+    with pytest.raises(TypeError, match=re.escape("repetition_value() returned True, a bool")):
+        Solver(max_depth=32).solve_value(game)
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda: Solver().solve(Nim(5), True), id="solve"),  # type: ignore[arg-type]
+    pytest.param(lambda: Solver().verify(Nim(5), False, True), id="verify"),  # type: ignore
+    pytest.param(lambda: Solver().principal_variation(Nim(5), True),  # type: ignore[arg-type]
+                 id="principal_variation"),
+])
+def test_a_bool_is_not_a_side(call: Callable[[], object]) -> None:
+    with pytest.raises(TypeError, match="attacker must be Side.FIRST or Side.SECOND, not a bool"):
+        call()
+
+
+def test_a_bool_is_not_an_engine() -> None:
+    with pytest.raises(TypeError, match="engine must be an Engine .*, not a bool"):
+        Solver(engine=True)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("proven", ["yes", None, 1])

@@ -8,7 +8,10 @@
 #     2^6 MID calls below a position, is more than these jobs spend);
 #   - a checkpoint written mid-solve (a node limit stops the solve) and resumed to the same
 #     answer with fewer MID calls than a solve from scratch (one job thread: deterministic),
-#     and refused with a clear error for another position or game;
+#     and refused with a clear error for another position or game, or without a worker rank's
+#     table file (the error names the file);
+#   - a --checkpoint path that cannot be written: bad input (exit 2) before anything is
+#     searched or printed;
 #   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
 #     clear error naming the last checkpoint, and that checkpoint resumes to the same answer;
 #   - a worker rank stopped mid-solve (SIGSTOP) is given up, and the run ends with the answer.
@@ -75,6 +78,32 @@ for other in "connect4 4444" "tictactoe 5"; do
     fi
 done
 echo "a checkpoint resumed for another position or game: refused"
+# Without rank 1's table file, the resume is refused and the error names the file.
+mv "$work/a.ck.rank1" "$work/a.ck.rank1.away"
+status=0
+timeout "$deadline" "${mpirun[@]}" -np 2 "${solve[@]}" --checkpoint "$work/a.ck" --resume \
+    >"$work/no-rank-file.txt" 2>"$work/no-rank-file.err" || status=$?
+if [ "$status" != 4 ] ||
+    ! grep -q "^error: cannot resume: rank 1's table file $work/a.ck.rank1 is missing" \
+        "$work/no-rank-file.err"; then
+    echo "resuming without rank 1's table file should be refused naming it (exit $status):"
+    cat "$work/no-rank-file.txt" "$work/no-rank-file.err"
+    exit 1
+fi
+mv "$work/a.ck.rank1.away" "$work/a.ck.rank1"
+echo "a resume without a rank's table file: refused, naming the file"
+# A --checkpoint path that cannot be written is bad input, found before the solve starts.
+status=0
+timeout "$deadline" "${mpirun[@]}" -np 2 "${solve[@]}" --checkpoint "$work/no/such/dir/c.ck" \
+    >"$work/unwritable.txt" 2>"$work/unwritable.err" || status=$?
+if [ "$status" != 2 ] || [ -s "$work/unwritable.txt" ] ||
+    ! grep -q "^error: --checkpoint: cannot write $work/no/such/dir/c.ck: " "$work/unwritable.err"
+then
+    echo "an unwritable --checkpoint path should be refused at once (exit $status):"
+    cat "$work/unwritable.txt" "$work/unwritable.err"
+    exit 1
+fi
+echo "an unwritable --checkpoint path: refused before the solve"
 
 # The pid of rank RANK among the processes below PID (Open MPI sets OMPI_COMM_WORLD_RANK).
 rank_pid() {

@@ -9,7 +9,10 @@
 //! Checkpoints are written every [`CheckpointPlan::every`], when [`Signals::checkpoint_now`]
 //! is set, and when a search ends unsolved (a limit or a stop), so it can be resumed: the
 //! coordinator writes the tree and its table ([`crate::checkpoint`]) and asks every rank to
-//! write its own table beside it.
+//! write its own table beside it. A solve with checkpoints first checks that their path can be
+//! written ([`checkpoint::check_writable`]) and fails at once if not; a checkpoint that fails
+//! later is counted ([`DistributedStats::checkpoint_failures`]) and said on standard error,
+//! and the search and its result go on.
 //!
 //! The API is here; the search loop is in `search.rs`, the checkpoints in `saving.rs`, the
 //! counters in `stats.rs`.
@@ -125,6 +128,17 @@ pub struct DistributedValueResult<M> {
     pub stats: DistributedStats,
 }
 
+/// The ranks' table files of the checkpoint a search resumes.
+#[derive(Clone, Debug)]
+pub(super) struct Resuming {
+    /// The checkpoint's path: rank N's file is `path.rankN`.
+    pub(super) path: String,
+    /// The solve's [`checkpoint::stamp`], which the files must carry.
+    pub(super) stamp: u64,
+    /// The ranks that wrote one ([`Checkpoint::rank_files`]; `None`: every worker rank).
+    pub(super) rank_files: Option<Vec<u64>>,
+}
+
 /// The coordinator of a session: see the [module docs](self).
 pub struct Coordinator<'l, L: Link> {
     link: &'l L,
@@ -135,7 +149,7 @@ pub struct Coordinator<'l, L: Link> {
     plan: Option<CheckpointPlan>,
     signals: Signals<'l>,
     /// The checkpoint the next search resumes, for the ranks to reload their tables from.
-    resuming: Option<(String, u64)>,
+    resuming: Option<Resuming>,
     /// The coordinator's table holds something worth saving: its own jobs' entries, the
     /// ranks' solved positions, or a loaded checkpoint's table.
     table_used: bool,
@@ -339,6 +353,11 @@ impl<'l, L: Link> Coordinator<'l, L> {
         search: impl FnOnce(&mut Self, &SharedTable<'_>) -> Result<R, Error>,
     ) -> Result<R, Error> {
         self.check_resume(game, question, resume)?;
+        // A path checkpoints cannot be written to is found now, not at the first checkpoint
+        // (minutes later, or at a stop, when the search is done).
+        if let Some(plan) = &self.plan {
+            checkpoint::check_writable(&plan.path)?;
+        }
         self.resuming = self.resume_path(resume);
         self.table_used |= resume.is_some_and(|c| !c.table.is_empty());
         let mut memory = std::mem::take(&mut self.memory);
@@ -350,10 +369,14 @@ impl<'l, L: Link> Coordinator<'l, L> {
 
     /// Where the ranks find their tables of the checkpoint being resumed: next to the plan's
     /// file.
-    fn resume_path(&self, resume: Option<&Checkpoint>) -> Option<(String, u64)> {
+    fn resume_path(&self, resume: Option<&Checkpoint>) -> Option<Resuming> {
         let c = resume?;
         let path = self.plan.as_ref()?.path.to_string_lossy().into_owned();
-        Some((path, checkpoint::stamp(&c.label, c.root_hash)))
+        Some(Resuming {
+            path,
+            stamp: checkpoint::stamp(&c.label, c.root_hash),
+            rank_files: c.rank_files.clone(),
+        })
     }
 
     /// Refuses a checkpoint of another question, position or label.

@@ -57,6 +57,13 @@ impl<'l, L: Link> Coordinator<'l, L> {
             finished,
             tree: encode_tree::<G>(&run.scheduler.snapshot()),
             table: bytes,
+            // The ranks asked below: a resume expects their files.
+            rank_files: Some(
+                (1..self.link.size())
+                    .filter(|&rank| !self.lost[rank])
+                    .map(|rank| rank as u64)
+                    .collect(),
+            ),
         };
         let path = plan.path.to_string_lossy().into_owned();
         for rank in 1..self.link.size() {

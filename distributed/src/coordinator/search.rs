@@ -13,11 +13,12 @@ use proofnum::{
     Game, MoveCodec, Numbers, ParallelLimits, Player, Reason, Scheduler, Stats, Status,
 };
 
-use super::{Coordinator, DistributedResult, DistributedStats, RankStats};
+use super::{Coordinator, DistributedResult, DistributedStats, RankStats, Resuming};
 use crate::checkpoint::Question;
 use crate::link::Link;
 use crate::pool::{Pool, PoolSettings, stop_flags};
-use crate::wire::{JobDone, JobOrder, Message, RankFigures, SolvedEntry, Start};
+use crate::wire::{JobDone, JobOrder, Message, RankFigures, ResumedTable, SolvedEntry, Start};
+use crate::worker::rank_file;
 use crate::{COORDINATOR, Error};
 
 /// Solved positions waiting for one rank are capped here (the oldest are dropped): a rank
@@ -118,9 +119,10 @@ impl<'l, L: Link> Coordinator<'l, L> {
         };
         let job_tables = (1..size).filter(|&r| !self.lost[r]).count()
             + (self.settings.coordinator_threads > 0) as usize;
-        let (resume_file, resume_stamp) = match (&self.resuming, resume) {
-            (Some((path, stamp)), Some(_)) => (path.clone(), *stamp),
-            _ => (String::new(), 0),
+        let resuming = resume.and(self.resuming.clone());
+        let (resume_file, resume_stamp) = match &resuming {
+            Some(r) => (r.path.clone(), r.stamp),
+            None => (String::new(), 0),
         };
         let start = Start {
             epoch,
@@ -150,7 +152,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 self.send(&mut run.stats, rank, &Message::Start(start.clone()));
             }
         }
-        self.await_hellos(&mut run, game.hash())?;
+        self.await_hellos(&mut run, game.hash(), resuming.as_ref())?;
         let local = self.settings.coordinator_threads;
         let stops = stop_flags(local);
         let settings = PoolSettings {
@@ -188,7 +190,12 @@ impl<'l, L: Link> Coordinator<'l, L> {
         limits.progress = run.scheduler.take_progress();
         outcome?;
         if !run.scheduler.result().numbers.is_solved() && self.plan.is_some() {
-            self.checkpoint(&mut run, game, attacker, question, table, finished)?;
+            // A failure here costs the checkpoint, never the result: the search's answer (a
+            // limit, say) and its figures are returned, with the failure counted and said.
+            if let Err(e) = self.checkpoint(&mut run, game, attacker, question, table, finished) {
+                run.stats.checkpoint_failures += 1;
+                eprintln!("proofnum-mpi: {e}; the previous checkpoint is kept");
+            }
             // The search is over: the ranks are idle, so wait until their tables are written,
             // and the checkpoint is whole when the solve returns.
             self.await_saved(&mut run);
@@ -196,11 +203,14 @@ impl<'l, L: Link> Coordinator<'l, L> {
         Ok(self.result(run))
     }
 
-    /// Waits until every live worker rank has said hello (or is given up).
+    /// Waits until every live worker rank has said hello (or is given up). Resuming, a rank
+    /// the checkpoint lists as having written its table file that has none, or cannot read
+    /// it, is an error naming the file.
     fn await_hellos<M: Copy + Default>(
         &mut self,
         run: &mut Run<'_, '_, M>,
         root_hash: u64,
+        resuming: Option<&Resuming>,
     ) -> Result<(), Error> {
         let epoch = self.epoch;
         let size = self.link.size();
@@ -227,11 +237,15 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 epoch: e,
                 root_hash: h,
                 slots,
+                resumed,
             } = message
                 && e == epoch
             {
                 if h != root_hash {
                     return Err(Error::PositionMismatch { rank });
+                }
+                if let Some(r) = resuming {
+                    check_resumed_table(r, rank, resumed)?;
                 }
                 run.running[rank] = vec![VecDeque::new(); slots as usize];
                 for _ in 0..=self.settings.jobs_ahead {
@@ -620,5 +634,26 @@ impl<'l, L: Link> Coordinator<'l, L> {
             numbers: r.numbers,
             stats,
         }
+    }
+}
+
+/// A worker rank's table file, as its `Hello` said it found it, against the checkpoint being
+/// resumed: a rank the checkpoint asked to write one must have it (a resume without it would
+/// redo that rank's work, unsaid); a rank it did not list starts empty.
+fn check_resumed_table(r: &Resuming, rank: usize, resumed: ResumedTable) -> Result<(), Error> {
+    let listed = r
+        .rank_files
+        .as_ref()
+        .is_none_or(|ranks| ranks.contains(&(rank as u64)));
+    let file = rank_file(&r.path, rank);
+    match resumed {
+        ResumedTable::Missing if listed => Err(Error::Resume(format!(
+            "rank {rank}'s table file {file} is missing (each worker rank writes its table \
+             beside the checkpoint, and a resume needs it)"
+        ))),
+        ResumedTable::Unreadable if listed => Err(Error::Resume(format!(
+            "rank {rank} cannot read its table file {file} (its message says why)"
+        ))),
+        _ => Ok(()),
     }
 }

@@ -29,6 +29,7 @@ use core::str::FromStr;
 use proofnum::Player;
 
 use super::{AtariGo, Point};
+use crate::input::quote;
 
 /// A position string or point that cannot be read or played; the message says what and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -164,7 +165,8 @@ impl<const N: usize> AtariGo<N> {
         }
         .ok_or_else(|| {
             ParseError::new(format!(
-                "point {s:?}: expected a column a to {} and a row 1 to {N}, like c4",
+                "point {}: expected a column a to {} and a row 1 to {N}, like c4",
+                quote(s),
                 Self::LAST_COLUMN
             ))
         })
@@ -275,7 +277,8 @@ impl<const N: usize> FromStr for AtariGo<N> {
                     "O" => Player::Second,
                     other => {
                         return Err(ParseError::new(format!(
-                            "side to move {other:?}: expected X (Black) or O (White)"
+                            "side to move {}: expected X (Black) or O (White)",
+                            quote(other)
                         )));
                     }
                 };

@@ -192,7 +192,9 @@ impl Default for Chess {
 }
 
 impl Chess {
-    /// The game from `board`, with default rules and every piece of knowledge.
+    /// The game from `board`, with default rules and every piece of knowledge. `board` must be
+    /// a position this game can play: cozy-chess builds some it cannot
+    /// ([`notation::unplayable`] says which, and why; [`Chess::from_fen`] refuses them).
     pub fn new(board: Board) -> Chess {
         let mut boards = Vec::with_capacity(RESERVED_PLIES);
         let key = zobrist::key_of(&board);
@@ -214,7 +216,8 @@ impl Chess {
     /// The position of a FEN string. The halfmove clock and fullmove number may be left out
     /// (an EPD's four fields): they default to 0 and 1. Positions cozy-chess rejects (the side
     /// not to move in check, pawns on the back ranks, castling rights without the pieces, …)
-    /// are errors.
+    /// are errors, and so are the ones it accepts that this game cannot play
+    /// ([`notation::unplayable`]: kings on adjacent squares, Chess960 castling rights).
     pub fn from_fen(fen: &str) -> Result<Chess, FenError> {
         notation::parse_fen(fen).map(Chess::new)
     }

@@ -5,11 +5,13 @@
 use core::fmt;
 
 use cozy_chess::util::{display_san_move, display_uci_move, parse_san_move, parse_uci_move};
-use cozy_chess::{Board, Color, File, Piece, Rank, Square};
+use cozy_chess::{Board, Color, File, Piece, Rank, Square, get_king_moves};
 
 use super::{Chess, Move};
+use crate::input::quote;
 
-/// A FEN string that does not describe a legal chess position.
+/// A FEN string that does not describe a legal chess position. Its message quotes the text
+/// (cut short when long: [`quote`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
     /// The text that was given.
@@ -20,13 +22,14 @@ pub struct FenError {
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "bad FEN \"{}\": {}", self.fen, self.reason)
+        write!(f, "bad FEN {}: {}", quote(&self.fen), self.reason)
     }
 }
 
 impl std::error::Error for FenError {}
 
-/// A move text that is not a legal move of the position.
+/// A move text that is not a legal move of the position. Its message quotes the text (cut
+/// short when long: [`quote`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveError {
     /// The text that was given.
@@ -37,8 +40,8 @@ impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "\"{}\" is not a legal move here (UCI like e2e4, e7e8q, e1g1, or SAN like Nf3, O-O)",
-            self.text
+            "{} is not a legal move here (UCI like e2e4, e7e8q, e1g1, or SAN like Nf3, O-O)",
+            quote(&self.text)
         )
     }
 }
@@ -46,7 +49,8 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 /// Parses a FEN string into a board. The halfmove clock and fullmove number may be left out
-/// (four fields, as in EPD); they default to 0 and 1.
+/// (four fields, as in EPD); they default to 0 and 1. Besides what cozy-chess refuses, the
+/// positions [`unplayable`] names are errors.
 pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let error = |reason: &str| FenError {
@@ -63,7 +67,46 @@ pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
             )));
         }
     };
-    Board::from_fen(&full, false).map_err(|e| error(&e.to_string()))
+    let board = Board::from_fen(&full, false).map_err(|e| error(&e.to_string()))?;
+    match unplayable(&board) {
+        Some(reason) => Err(error(&reason)),
+        None => Ok(board),
+    }
+}
+
+/// Why a board cozy-chess accepts is not a standard chess position this game can play, or
+/// `None`. cozy-chess's FEN parser refuses the side not to move in check by every piece but
+/// the king, so it accepts kings on adjacent squares, where its move generator then panics
+/// (the side to move can take the king). Parsing standard FEN, it also accepts castling
+/// rights for a king or rook off its starting square, which are Chess960's: there UCI writes
+/// castling as a plain king move (`d1c1` for O-O-O and Kc1 alike) and a referee reads the FEN
+/// as standard chess.
+pub fn unplayable(board: &Board) -> Option<String> {
+    let (white, black) = (board.king(Color::White), board.king(Color::Black));
+    if get_king_moves(white).has(black) {
+        return Some(format!(
+            "the kings stand on adjacent squares ({white} and {black}): the side not to move \
+             is in check"
+        ));
+    }
+    for color in Color::ALL {
+        let rights = board.castle_rights(color);
+        let back_rank = Rank::First.relative_to(color);
+        let king_home = board.king(color) == Square::new(File::E, back_rank);
+        let rooks_home = rights.short.is_none_or(|file| file == File::H)
+            && rights.long.is_none_or(|file| file == File::A);
+        if (rights.short.is_some() || rights.long.is_some()) && !(king_home && rooks_home) {
+            let (king, corners) = match color {
+                Color::White => ("e1", "a1 or h1"),
+                Color::Black => ("e8", "a8 or h8"),
+            };
+            return Some(format!(
+                "castling rights for {color:?} need its king on {king} and the rook on \
+                 {corners} (this is standard chess, not Chess960)"
+            ));
+        }
+    }
+    None
 }
 
 impl Chess {
@@ -109,7 +152,9 @@ impl Chess {
     /// legal where it is played.
     pub fn san_line(&self, line: &[Move]) -> String {
         let mut board = self.board().clone();
-        let mut number = board.fullmove_number();
+        // Counted beyond cozy-chess's u16 (which stops at 65535), so a line from the last
+        // number a FEN holds goes on counting.
+        let mut number = u32::from(board.fullmove_number());
         let mut text = String::new();
         for (i, &mv) in line.iter().enumerate() {
             let white = board.side_to_move() == Color::White;

@@ -8,6 +8,7 @@ use core::fmt;
 use proofnum::{Dfpn, Game, Limits, Reason, Status, TranspositionTable, Value};
 
 use super::{ConnectFour, ParseError};
+use crate::input::quote;
 
 /// One position of a suite and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,12 +78,13 @@ pub fn parse(text: &str) -> Result<Vec<Line>, SuiteError> {
         let mut fields = trimmed.split_whitespace();
         let (Some(moves), Some(score), None) = (fields.next(), fields.next(), fields.next()) else {
             return Err(error(format!(
-                "expected `<moves> <score>`, found {trimmed:?}"
+                "expected `<moves> <score>`, found {}",
+                quote(trimmed)
             )));
         };
         let score: i32 = score
             .parse()
-            .map_err(|_| error(format!("score {score:?} is not an integer")))?;
+            .map_err(|_| error(format!("score {} is not an integer", quote(score))))?;
         let line = Line {
             moves: moves.to_string(),
             score,

@@ -8,6 +8,7 @@ use proofnum::Player;
 
 use super::tables::{FULL, THREE};
 use super::{ANY, BoardState, Move, Uttt};
+use crate::input::quote;
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -31,11 +32,13 @@ impl FromStr for Move {
             (Some(b), Some(c), None) => match (index(b), index(c)) {
                 (Some(b), Some(c)) => Ok(Move::new(b, c)),
                 _ => Err(ParseError::new(format!(
-                    "move {s:?}: board and cell are letters a to i"
+                    "move {}: board and cell are letters a to i",
+                    quote(s)
                 ))),
             },
             _ => Err(ParseError::new(format!(
-                "move {s:?}: expected two letters, board then cell"
+                "move {}: expected two letters, board then cell",
+                quote(s)
             ))),
         }
     }
@@ -84,12 +87,15 @@ impl FromStr for Uttt {
         g.to_move = match player {
             "X" => Player::First,
             "O" => Player::Second,
-            _ => return err(format!("side to move {player:?}: expected X or O")),
+            _ => {
+                return err(format!("side to move {}: expected X or O", quote(player)));
+            }
         };
         let marks: Vec<char> = big.chars().collect();
         if marks.len() != 9 {
             return err(format!(
-                "board section {big:?}: expected 9 characters, found {}",
+                "board section {}: expected 9 characters, found {}",
+                quote(big),
                 marks.len()
             ));
         }
@@ -105,7 +111,8 @@ impl FromStr for Uttt {
             let chars: Vec<char> = group.chars().collect();
             if chars.len() != 9 {
                 return err(format!(
-                    "board {name} ({group:?}): expected 9 cells, found {}",
+                    "board {name} ({}): expected 9 cells, found {}",
+                    quote(group),
                     chars.len()
                 ));
             }

@@ -19,9 +19,10 @@ import sys
 from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
 
 from . import _abi
+from ._text import shown
 from .types import Outcome, Repetition, Side
 
-_HASH_MASK = 2**64 - 1
+_HASH_MAX = 2**64 - 1
 _GAME_OUTCOMES = frozenset(int(o) for o in Outcome)
 _REPETITION_VALUES = frozenset({Outcome.WIN, Outcome.LOSS, Outcome.DRAW})
 # array typecode of a C uint32_t (moves are copied into the library's buffer as one block).
@@ -55,12 +56,14 @@ class Game(Protocol):
     """
 
     def side_to_move(self) -> Side:
-        """The player to move: `Side.FIRST` or `Side.SECOND` (or 0 and 1)."""
+        """The player to move: `Side.FIRST` or `Side.SECOND` (or 0 and 1; not False and True,
+        which Python would take for 0 and 1)."""
         ...
 
     def hash(self) -> int:
-        """A 64-bit hash of the position, side to move included (Python ints are masked to
-        their low 64 bits)."""
+        """A 64-bit hash of the position, side to move included: an int from 0 to 2**64 - 1.
+        Anything else is an error, not reduced: fold a wider or negative hash into 64 bits
+        yourself (`h & (2**64 - 1)`; Python's own `hash()` is negative half the time)."""
         ...
 
     def outcome(self) -> Outcome:
@@ -77,7 +80,8 @@ class Game(Protocol):
         ...
 
     def play(self, move: int) -> None:
-        """Plays a move `moves()` listed in this position."""
+        """Plays a move `moves()` listed in this position. If it raises, the position must
+        be as it was: the move counts as not played, and is never undone."""
         ...
 
     def undo(self, move: int) -> None:
@@ -105,7 +109,7 @@ class CallbackTable:
         rule = getattr(game, "repetition_rule", Repetition.DRAW)
         if rule not in (0, 1, 2) or isinstance(rule, bool):
             raise TypeError(
-                f"{caller}: {type(game).__name__}.repetition_rule is {rule!r}; expected a "
+                f"{caller}: {type(game).__name__}.repetition_rule is {shown(rule)}; expected a "
                 "proofnum.Repetition")
         if rule == Repetition.BY_POSITION and not _has(game, "repetition_value"):
             raise TypeError(
@@ -142,7 +146,8 @@ class CallbackTable:
                      else f"{type(self.game).__name__}.{self.pending_method}()")
             error.add_note(
                 f"(raised in {where} during proofnum's {self.caller}; the search ended "
-                "without an answer and the game was left in the position where it stopped)")
+                "without an answer, taking back the moves it had played, except one whose "
+                "play() raised)")
         raise error
 
     def _build(self, game: Game, rule: int) -> _abi.GameTable:
@@ -150,15 +155,19 @@ class CallbackTable:
         fail = self.fail
         game_side, game_hash, game_outcome = game.side_to_move, game.hash, game.outcome
         game_moves, game_play, game_undo = game.moves, game.play, game.undo
-        outcomes, mask, typecode, memmove = _GAME_OUTCOMES, _HASH_MASK, _MOVE_TYPECODE, C.memmove
+        outcomes, hash_max, typecode, memmove = (_GAME_OUTCOMES, _HASH_MAX, _MOVE_TYPECODE,
+                                                 C.memmove)
         name = type(game).__name__
 
         def side(_ctx: Any, out: Any) -> int:
             try:
                 value = game_side()
+                if isinstance(value, bool):  # an int to Python: True == 1
+                    raise _bool_returned(name, "side_to_move", value,
+                                         "Side.FIRST or Side.SECOND (0 or 1)")
                 if value != 0 and value != 1:
                     raise ValueError(
-                        f"{name}.side_to_move() returned {value!r}; expected Side.FIRST or "
+                        f"{name}.side_to_move() returned {shown(value)}; expected Side.FIRST or "
                         "Side.SECOND (0 or 1)")
                 out[0] = value
                 return 0
@@ -168,11 +177,20 @@ class CallbackTable:
         def hash_(_ctx: Any, out: Any) -> int:
             try:
                 value = game_hash()
+                if isinstance(value, bool):
+                    raise _bool_returned(name, "hash", value, "an int")
                 try:
-                    out[0] = value & mask
+                    in_range = 0 <= value <= hash_max  # a str is a TypeError here,
+                    if in_range:
+                        out[0] = value  # and a float here
                 except TypeError:
                     raise TypeError(
-                        f"{name}.hash() returned {value!r}; expected an int") from None
+                        f"{name}.hash() returned {shown(value)}; expected an int") from None
+                if not in_range:
+                    # ctypes would have stored its low 64 bits without a word.
+                    raise ValueError(
+                        f"{name}.hash() returned {shown(value)}; expected an int from 0 to "
+                        "2**64 - 1 (fold a wider or negative hash yourself: h & (2**64 - 1))")
                 return 0
             except BaseException as error:
                 return fail(error, "hash")
@@ -180,13 +198,15 @@ class CallbackTable:
         def outcome(_ctx: Any, out: Any) -> int:
             try:
                 value = game_outcome()
+                if isinstance(value, bool):
+                    raise _bool_returned(name, "outcome", value, "an Outcome")
                 try:
-                    known = value in outcomes and not isinstance(value, bool)
+                    known = value in outcomes
                 except TypeError:
                     known = False
                 if not known:
                     raise ValueError(
-                        f"{name}.outcome() returned {value!r}; expected an Outcome (UNKNOWN, "
+                        f"{name}.outcome() returned {shown(value)}; expected an Outcome (UNKNOWN, "
                         "WIN, LOSS, DRAW, CANNOT_WIN or CANNOT_LOSE)")
                 out[0] = value
                 return 0
@@ -197,12 +217,19 @@ class CallbackTable:
         def generate(_ctx: Any, buffer: int, capacity: int, out_count: Any) -> int:
             try:
                 listed = game_moves()
+                kind = listed.__class__
                 try:
+                    if kind is not range and kind is not list and kind is not tuple:
+                        listed = list(listed)  # a generator, say: read once, checked below
                     moves = array.array(typecode, listed)
                 except (TypeError, OverflowError):
                     raise ValueError(
-                        f"{name}.moves() returned {listed!r:.200}; expected ints from 0 to "
+                        f"{name}.moves() returned {shown(listed)}; expected ints from 0 to "
                         "2**32 - 1") from None
+                if kind is not range and bool in map(type, listed):
+                    raise TypeError(
+                        f"{name}.moves() returned {shown(listed)}, which holds a bool; expected "
+                        "ints from 0 to 2**32 - 1 (True and False are not moves)")
                 count = len(moves)
                 if count <= capacity:
                     if count:
@@ -247,13 +274,18 @@ class CallbackTable:
                     if numbers is not None:
                         try:
                             phi, delta = numbers
-                            if not (isinstance(phi, int) and isinstance(delta, int)
-                                    and 0 <= phi < 2**32 and 0 <= delta < 2**32):
-                                raise ValueError
+                            valid = (isinstance(phi, int) and isinstance(delta, int)
+                                     and 0 <= phi < 2**32 and 0 <= delta < 2**32)
                         except (TypeError, ValueError):
+                            valid = False
+                        if not valid:
                             raise ValueError(
-                                f"{name}.estimate() returned {numbers!r}; expected None or "
-                                "(phi, delta), ints from 0 to 2**32 - 1") from None
+                                f"{name}.estimate() returned {shown(numbers)}; expected None or "
+                                "(phi, delta), ints from 0 to 2**32 - 1")
+                        if isinstance(phi, bool) or isinstance(delta, bool):
+                            raise TypeError(
+                                f"{name}.estimate() returned {shown(numbers)}, which holds a "
+                                "bool; expected None or (phi, delta), ints from 0 to 2**32 - 1")
                         out_phi[0], out_delta[0] = phi, delta
                     else:
                         out_phi[0], out_delta[0] = 1, 1
@@ -270,13 +302,16 @@ class CallbackTable:
             def repetition_value(_ctx: Any, out: Any) -> int:
                 try:
                     value = game_repetition_value()
+                    if isinstance(value, bool):
+                        raise _bool_returned(name, "repetition_value", value,
+                                             "Outcome.WIN, LOSS or DRAW")
                     try:
-                        known = value in values and not isinstance(value, bool)
+                        known = value in values
                     except TypeError:
                         known = False
                     if not known:
                         raise ValueError(
-                            f"{name}.repetition_value() returned {value!r}; expected "
+                            f"{name}.repetition_value() returned {shown(value)}; expected "
                             "Outcome.WIN, LOSS or DRAW")
                     out[0] = value
                     return 0
@@ -290,6 +325,12 @@ class CallbackTable:
         self._callbacks = callbacks  # keeps the ctypes thunks alive
         return _abi.GameTable(
             struct_size=C.sizeof(_abi.GameTable), repetition_rule=rule, **callbacks)
+
+
+def _bool_returned(name: str, method: str, value: bool, expected: str) -> TypeError:
+    """The error of a method that returned True or False where an int is expected: Python
+    takes a bool for the int 1 or 0, which would hide a bug in the game."""
+    return TypeError(f"{name}.{method}() returned {value}, a bool; expected {expected}")
 
 
 def guard_function(table: CallbackTable, function: Any, method: str) -> Any:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union
 
 from . import _abi
+from ._text import shown
 from .errors import (ERROR_CLASSES, ProofnumError, Refuted, SearchIncomplete,
                      TableLoadError)
 from .game import CallbackTable, Game, guard_function
@@ -35,13 +36,15 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if not low <= value <= high:
-        raise ValueError(f"{name} must be from {low} to {high}; got {value}")
+        raise ValueError(f"{name} must be from {low} to {high}; got {shown(value)}")
     return value
 
 
 def _side(name: str, value: Any) -> Side:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
-        raise ValueError(f"{name} must be Side.FIRST or Side.SECOND; got {value!r}")
+    if isinstance(value, bool):  # an int to Python: True == 1
+        raise TypeError(f"{name} must be Side.FIRST or Side.SECOND, not a bool ({value})")
+    if not isinstance(value, int) or value not in (0, 1):
+        raise ValueError(f"{name} must be Side.FIRST or Side.SECOND; got {shown(value)}")
     return Side(value)
 
 
@@ -74,7 +77,7 @@ class Solver:
             numerator, denominator = epsilon
         else:
             raise TypeError("epsilon must be a Fraction or a (numerator, denominator) pair; "
-                            f"got {epsilon!r}")
+                            f"got {shown(epsilon)}")
         config = lib.pn_config_default_v2()
         config.table_bytes = _check_int("table_bytes", table_bytes, _abi.TABLE_MIN_BYTES,
                                         size_max)
@@ -83,8 +86,10 @@ class Solver:
         config.epsilon_numerator = _check_int("epsilon's numerator", numerator, 0, 2**32 - 1)
         config.epsilon_denominator = _check_int("epsilon's denominator", denominator, 1,
                                                 2**32 - 1)
-        if not isinstance(engine, int) or isinstance(engine, bool) or engine not in (0, 1, 2):
-            raise ValueError(f"engine must be an Engine (DFPN, PNS or PN2); got {engine!r}")
+        if isinstance(engine, bool):
+            raise TypeError(f"engine must be an Engine (DFPN, PNS or PN2), not a bool ({engine})")
+        if not isinstance(engine, int) or engine not in (0, 1, 2):
+            raise ValueError(f"engine must be an Engine (DFPN, PNS or PN2); got {shown(engine)}")
         config.engine = engine
         config.arena_nodes = _check_int("arena_nodes", arena_nodes, 0, size_max)
         config.second_level_nodes = _check_int("second_level_nodes", second_level_nodes, 0,
@@ -165,7 +170,7 @@ class Solver:
         side = _side("attacker", attacker)
         if not isinstance(proven, bool):
             raise TypeError(f"proven must be True (attacker wins) or False (it does not); "
-                            f"got {proven!r}")
+                            f"got {shown(proven)}")
         claim = _PROVEN if proven else _DISPROVEN
         result = self._search("Solver.verify", game, max_nodes, max_time, progress,
                               lambda table, limits, out: self._lib.pn_verify(
@@ -318,9 +323,9 @@ class _Limits:
             _check_int("max_nodes", max_nodes, 0, 2**64 - 2)
         if max_time is not None and (not isinstance(max_time, (int, float))
                                      or isinstance(max_time, bool) or not max_time >= 0):
-            raise ValueError(f"max_time must be a number of seconds >= 0; got {max_time!r}")
+            raise ValueError(f"max_time must be a number of seconds >= 0; got {shown(max_time)}")
         if progress is not None and not callable(progress):
-            raise TypeError(f"progress must be callable; got {progress!r}")
+            raise TypeError(f"progress must be callable; got {shown(progress)}")
         self.max_nodes, self.max_time = max_nodes, max_time
         lib, handle = solver._lib, solver._handle
         fail = table.fail

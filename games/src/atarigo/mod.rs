@@ -293,6 +293,15 @@ impl<const N: usize> Game for AtariGo<N> {
         self.hash
     }
 
+    /// Both players' stones, the side to move, and whether the last move captured. 18 bytes.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        out[..8].copy_from_slice(&self.stones[0].to_le_bytes());
+        out[8..16].copy_from_slice(&self.stones[1].to_le_bytes());
+        out[16] = self.to_move.index() as u8;
+        out[17] = self.captured as u8;
+        Some(18)
+    }
+
     fn outcome(&self) -> Outcome {
         if self.captured {
             return Outcome::Loss;

@@ -99,6 +99,13 @@ impl Game for MateWithin {
         self.chess.hash() ^ budget_key(self.budget)
     }
 
+    /// The chess position's encoding, then the budget.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let n = self.chess.encode(out)?;
+        out[n..n + 4].copy_from_slice(&self.budget.to_le_bytes());
+        Some(n + 4)
+    }
+
     fn peek(&mut self, mv: Move) -> (u64, Player) {
         let (hash, side) = self.chess.peek(mv);
         let spent = u32::from(self.side_to_move() == self.attacker);

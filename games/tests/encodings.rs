@@ -110,3 +110,48 @@ fn chess_with_every_rule() {
         assert!(one_to_one(fifty, 100, 60, 20 + i as u64) > 2_000, "{fen}");
     }
 }
+
+#[test]
+fn chess_positions_that_differ_in_one_right_only_encode_apart() {
+    fn encoding(chess: &Chess) -> Vec<u8> {
+        let mut out = [0u8; ENCODING_CAPACITY];
+        let n = chess.encode(&mut out).unwrap();
+        out[..n].to_vec()
+    }
+    // The same pieces; each FEN differs from the first in one thing the value depends on.
+    let fens = [
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w Qkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kkq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQq d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQk d6 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 0 1",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R b KQkq - 0 1",
+    ];
+    let games: Vec<Chess> = fens.iter().map(|f| Chess::from_fen(f).unwrap()).collect();
+    for (i, a) in games.iter().enumerate() {
+        for (j, b) in games.iter().enumerate().skip(i + 1) {
+            assert_ne!(encoding(a), encoding(b), "{} / {}", fens[i], fens[j]);
+            assert_ne!(a.hash(), b.hash(), "{} / {}", fens[i], fens[j]);
+        }
+    }
+    // The halfmove clock counts under the fifty-move rule only; so does the checks-only mode.
+    let clock = |fen: &str, fifty_move_rule| {
+        let rules = Rules {
+            fifty_move_rule,
+            ..Rules::default()
+        };
+        encoding(&Chess::from_fen(fen).unwrap().with_rules(rules))
+    };
+    let (early, late) = (
+        "8/8/8/4k3/8/8/8/4K2R w - - 3 40",
+        "8/8/8/4k3/8/8/8/4K2R w - - 9 40",
+    );
+    assert_eq!(clock(early, false), clock(late, false));
+    assert_ne!(clock(early, true), clock(late, true));
+    let checks_only = Chess::from_fen(early).unwrap().with_rules(Rules {
+        checks_only: Some(proofnum::Player::First),
+        ..Rules::default()
+    });
+    assert_ne!(encoding(&checks_only), clock(early, false));
+}

@@ -379,6 +379,57 @@ impl<const N: usize> Game for AtariGo<N> {
     }
 }
 
+/// Atari Go with nothing but its rules: a position is over only after a capture, and every
+/// legal move is listed (no capture-now win, no double-atari loss, no moves left out). The
+/// value of every position is [`AtariGo`]'s; proof certificates are written and checked
+/// against this game, so a check rests on the rules alone, not on the knowledge.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesOnly<const N: usize>(pub AtariGo<N>);
+
+impl<const N: usize> Game for RulesOnly<N> {
+    type Move = Point;
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
+
+    fn side_to_move(&self) -> Player {
+        self.0.to_move
+    }
+
+    fn hash(&self) -> u64 {
+        self.0.hash
+    }
+
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        self.0.encode(out)
+    }
+
+    fn outcome(&self) -> Outcome {
+        if self.0.captured {
+            Outcome::Loss
+        } else {
+            Outcome::Unknown
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<'_, Point>) {
+        let mut rest = self.0.empty_points();
+        while rest != 0 {
+            let p = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if self.0.is_legal(p) {
+                moves.push(Point(p.trailing_zeros() as u8));
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Point) {
+        self.0.play(mv)
+    }
+
+    fn undo(&mut self, mv: Point) {
+        self.0.undo(mv)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

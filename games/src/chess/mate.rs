@@ -37,12 +37,13 @@
 
 use std::time::{Duration, Instant};
 
+use proofnum::certificate::Sink;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
-    Stats, Status, Table,
+    Stats, Status, Table, Verdict,
 };
 
-use super::{Chess, MAX_MOVES, Move};
+use super::{Chess, Knowledge, MAX_MOVES, Move};
 
 /// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
 /// module docs.
@@ -172,6 +173,9 @@ pub struct MateConfig {
     pub max_time: Option<Duration>,
     /// Lower the mate distance until it is shown exact; off: stop at the first upper bound.
     pub exact: bool,
+    /// Confirm every search's answer before using it (`proofnum::confirm`): on by default;
+    /// off is faster, and an answer then rests on the table.
+    pub confirm: bool,
     /// df-pn settings.
     pub dfpn: DfpnConfig,
 }
@@ -184,6 +188,7 @@ impl Default for MateConfig {
             max_nodes: u64::MAX,
             max_time: None,
             exact: true,
+            confirm: true,
             dfpn: DfpnConfig::default(),
         }
     }
@@ -245,6 +250,9 @@ pub struct MateReport {
     pub stats: Stats,
     /// Counters of the first proof alone.
     pub proof_stats: Stats,
+    /// Records of the certificate written of the proof (see [`solve_mate_with`]), when one
+    /// was asked for and written.
+    pub certificate_records: Option<u64>,
     /// Wall time of everything.
     pub elapsed: Duration,
 }
@@ -253,19 +261,46 @@ pub struct MateReport {
 /// module docs. `chess`'s rules apply (checks-only, fifty-move rule); the position is restored
 /// before returning.
 pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
+    solve_mate_with(chess, attacker, config, None)
+}
+
+/// [`solve_mate`], writing the proof that the attacker mates (or the disproof) into
+/// `certificate` as a proof certificate (`proofnum::certificate`, game name `chess`) when the
+/// first search answers. A certificate that could not be written leaves
+/// [`MateReport::certificate_records`] `None`.
+pub fn solve_mate_with(
+    chess: &mut Chess,
+    attacker: Player,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> MateReport {
     // The attacker's knowledge for the attacker only: the defender's mates in one are rare (the
     // search finds them a ply later; 10 to 24% less time on chess-mates-random.epd), and the
     // flight-square estimate measures the attacker's task (README's chess section).
     let previous_attacker = chess.attacker();
     chess.set_attacker(Some(attacker));
-    let report = solve_mate_inner(chess, attacker, config);
+    let report = solve_mate_inner(chess, attacker, config, certificate);
     chess.set_attacker(previous_attacker);
     report
 }
 
-fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
+/// The confirmation walks' memory, as a share of the table's bytes.
+const MEMO_SHARE_OF_TABLE: usize = 4;
+
+fn solve_mate_inner(
+    chess: &mut Chess,
+    attacker: Player,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> MateReport {
     let start = Instant::now();
     let mut table_bytes = vec![0u8; config.table_bytes];
+    let memo_words = if config.confirm || certificate.is_some() {
+        config.table_bytes / MEMO_SHARE_OF_TABLE / 8
+    } else {
+        0
+    };
+    let mut memo = vec![0u64; memo_words];
     let mut stack = vec![0u8; Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)];
     let mut budget = Budget {
         start,
@@ -280,6 +315,7 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
         line_is_optimal: false,
         stats: Stats::default(),
         proof_stats: Stats::default(),
+        certificate_records: None,
         elapsed: Duration::ZERO,
     };
     let Ok(mut table) = Table::new(&mut table_bytes) else {
@@ -292,12 +328,38 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
         else {
             return report;
         };
-        let result = budget.with_limits(|limits| dfpn.solve(chess, attacker, &mut table, limits));
+        let result = budget.with_limits(|limits| {
+            if config.confirm {
+                dfpn.solve_confirmed(chess, attacker, &mut table, &mut memo, limits)
+            } else {
+                dfpn.solve(chess, attacker, &mut table, limits)
+            }
+        });
         budget.charge(&mut report.stats, &result.stats);
         report.proof_stats = result.stats;
         report.status = result.status;
         if let Status::Unknown(reason) = result.status {
             report.exactness = Exactness::Unknown(reason);
+        }
+        if let (Some(sink), Status::Proven | Status::Disproven) = (certificate, result.status) {
+            // Walked in chess with its rules alone (the table's entries only as hints), so the
+            // certificate's leaves are mates and draws, and its check needs no knowledge.
+            let mut rules_only = chess.clone().with_knowledge(Knowledge::NONE);
+            let v = budget.with_limits(|limits| {
+                dfpn.certify(
+                    &mut rules_only,
+                    attacker,
+                    result.status,
+                    &mut table,
+                    &mut memo,
+                    "chess",
+                    sink,
+                    limits,
+                )
+            });
+            if v.verdict == Verdict::Verified {
+                report.certificate_records = Some(v.stats.records);
+            }
         }
         if result.status != Status::Proven {
             report.elapsed = start.elapsed();
@@ -336,8 +398,13 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
     let max_budget = (config.max_plies / 2) as u32;
     let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
         within.budget = k;
-        let result =
-            budget.with_limits(|limits| dfpn.solve(&mut within, attacker, &mut table, limits));
+        let result = budget.with_limits(|limits| {
+            if config.confirm {
+                dfpn.solve_confirmed(&mut within, attacker, &mut table, &mut memo, limits)
+            } else {
+                dfpn.solve(&mut within, attacker, &mut table, limits)
+            }
+        });
         budget.charge(&mut report.stats, &result.stats);
         result.status
     };

@@ -396,51 +396,64 @@ fn solve_mate_inner(
     };
     let mut within = MateWithin::new(chess.clone(), attacker, 0);
     let max_budget = (config.max_plies / 2) as u32;
-    let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
-        within.budget = k;
-        let result = budget.with_limits(|limits| {
-            if config.confirm {
-                dfpn.solve_confirmed(&mut within, attacker, &mut table, &mut memo, limits)
-            } else {
-                dfpn.solve(&mut within, attacker, &mut table, limits)
-            }
+    // The bounded searches run unconfirmed: only the two answers N rests on (a mate within N,
+    // none within N − 1) are confirmed, after the bisection. A wrong answer on the way could
+    // only have misled the bisection, and the confirmation of the final pair catches what it
+    // led to; when one is refuted, the bisection runs again with every answer confirmed.
+    let mut confirm_each = false;
+    let (upper, exactness) = loop {
+        let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
+            within.budget = k;
+            let result = budget.with_limits(|limits| {
+                if confirm_each {
+                    dfpn.solve_confirmed(&mut within, attacker, &mut table, &mut memo, limits)
+                } else {
+                    dfpn.solve(&mut within, attacker, &mut table, limits)
+                }
+            });
+            budget.charge(&mut report.stats, &result.stats);
+            result.status
+        };
+        let (upper, exactness) = bisect(guess.min(max_budget), max_budget, config.exact, |k| {
+            search(k, &mut report, &mut budget)
         });
-        budget.charge(&mut report.stats, &result.stats);
-        result.status
-    };
-    let (mut upper, mut k) = (None, guess.min(max_budget));
-    let mut lower = 0; // no mate within `lower` moves is known
-    report.exactness = loop {
-        match search(k, &mut report, &mut budget) {
-            Status::Proven => {
-                upper = Some(k);
-                if k == lower + 1 {
-                    break Exactness::Exact;
+        if !config.confirm || confirm_each {
+            break (upper, exactness);
+        }
+        // The final pair: MateWithin(N) proven and, for an exact N, MateWithin(N − 1)
+        // disproven (none within 0 needs no search).
+        let mut claims = [(upper, Status::Proven), (None, Status::Disproven)];
+        if exactness == Exactness::Exact {
+            claims[1].0 = upper.map(|n| n - 1).filter(|&k| k > 0);
+        }
+        let mut refuted = false;
+        for (k, claim) in claims {
+            let Some(k) = k else { continue };
+            within.budget = k;
+            let v = budget.with_limits(|limits| {
+                dfpn.verify(&mut within, attacker, claim, &mut table, &mut memo, limits)
+            });
+            let walked = Stats {
+                confirm_nodes: v.stats.nodes + v.stats.search_nodes,
+                ..Stats::default()
+            };
+            budget.charge(&mut report.stats, &walked);
+            match v.verdict {
+                Verdict::Verified => {}
+                Verdict::Refuted => refuted = true,
+                Verdict::Unknown(reason) => {
+                    return finished(report, Exactness::Unknown(reason), start);
                 }
-                if !config.exact {
-                    break Exactness::UpperBoundNotChecked;
-                }
-                // Step down while every step proves (the guess is usually close), bisect once
-                // a disproof is known.
-                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
-            }
-            Status::Disproven => {
-                lower = k;
-                k = match upper {
-                    Some(u) if u == k + 1 => break Exactness::Exact,
-                    Some(u) => (k + u) / 2,
-                    None if k >= max_budget => break Exactness::Unknown(Reason::DepthLimit),
-                    None => (k * 2).min(max_budget),
-                };
-            }
-            Status::Unknown(reason) => {
-                break match upper {
-                    Some(_) => Exactness::UpperBound(reason),
-                    None => Exactness::Unknown(reason),
-                };
             }
         }
+        if !refuted {
+            break (upper, exactness);
+        }
+        report.stats.refutations += 1;
+        table.rekey();
+        confirm_each = true;
     };
+    report.exactness = exactness;
     report.mate_in = upper;
 
     // The line: a longest defence against a shortest mate when N is exact.
@@ -478,6 +491,59 @@ fn solve_mate_inner(
             }
         }
     }
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// The mate distance by bounded searches (`search(k)`: "a mate within k moves?"): up from
+/// `guess` to a proof, then down to a disproof; with `exact` off, stops at the first proof.
+/// Returns the smallest k proven (`None` before any proof) and whether it is exact.
+fn bisect(
+    guess: u32,
+    max_budget: u32,
+    exact: bool,
+    mut search: impl FnMut(u32) -> Status,
+) -> (Option<u32>, Exactness) {
+    let (mut upper, mut k) = (None, guess);
+    let mut lower = 0; // no mate within `lower` moves is known
+    let exactness = loop {
+        match search(k) {
+            Status::Proven => {
+                upper = Some(k);
+                if k == lower + 1 {
+                    break Exactness::Exact;
+                }
+                if !exact {
+                    break Exactness::UpperBoundNotChecked;
+                }
+                // Step down while every step proves (the guess is usually close), bisect once
+                // a disproof is known.
+                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
+            }
+            Status::Disproven => {
+                lower = k;
+                k = match upper {
+                    Some(u) if u == k + 1 => break Exactness::Exact,
+                    Some(u) => (k + u) / 2,
+                    None if k >= max_budget => break Exactness::Unknown(Reason::DepthLimit),
+                    None => (k * 2).min(max_budget),
+                };
+            }
+            Status::Unknown(reason) => {
+                break match upper {
+                    Some(_) => Exactness::UpperBound(reason),
+                    None => Exactness::Unknown(reason),
+                };
+            }
+        }
+    };
+    (upper, exactness)
+}
+
+/// `report` ended early with `exactness` and no distance.
+fn finished(mut report: MateReport, exactness: Exactness, start: Instant) -> MateReport {
+    report.exactness = exactness;
+    report.mate_in = None;
     report.elapsed = start.elapsed();
     report
 }

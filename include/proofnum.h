@@ -246,6 +246,16 @@ enum pn_status
      * could not have a worker thread or its search stack.
      */
     PN_STATUS_MEMORY_LIMIT = 23,
+    /**
+     * The search's answer was refuted by its confirmation each time it was searched again
+     * with new table keys: false matches in the table, or positions the game's hash does not
+     * tell apart, kept leading it astray. No answer is reported rather than a wrong one.
+     */
+    PN_STATUS_UNCONFIRMED = 24,
+    /**
+     * A certificate could not be written: its sink callback refused bytes.
+     */
+    PN_STATUS_OUTPUT_FAILED = 25,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

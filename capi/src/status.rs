@@ -222,7 +222,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_arena_is_a_memory_limit_and_the_last_status() {
+    fn a_full_arena_is_a_memory_limit_and_statuses_are_appended() {
         assert_eq!(
             pn_status::from_reason(Reason::MemoryLimit),
             pn_status::MemoryLimit
@@ -232,7 +232,9 @@ mod tests {
             23,
             "appended after INTERNAL_ERROR"
         );
-        assert_eq!(pn_status::ALL.last(), Some(&pn_status::MemoryLimit));
+        // Statuses are only ever appended: the confirmation's and the certificates' came next.
+        assert_eq!(pn_status::Unconfirmed as u32, 24);
+        assert_eq!(pn_status::ALL.last(), Some(&pn_status::OutputFailed));
         assert_eq!(
             pn_status::from_reason(Reason::WorkLimit),
             pn_status::InternalError

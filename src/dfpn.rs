@@ -552,7 +552,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 self.frames[d].threshold = frame.threshold;
             }
             if eval.numbers.reaches(frame.threshold) || self.abort.is_some() {
-                let done = self.finish(d, &frame, &eval, table);
+                let done = self.finish(game, d, &frame, &eval, table);
                 if d == self.base {
                     return done;
                 }
@@ -719,6 +719,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
     /// table store unless the result holds only on this path.
     fn finish<T: TranspositionTable>(
         &mut self,
+        game: &G,
         d: usize,
         frame: &Frame,
         eval: &Eval,
@@ -769,6 +770,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 self.store_key(frame.hash, frame.path_key, unconditional),
                 &entry,
             );
+            if unconditional && G::DOMINANCE {
+                self.remember_dominant(table, game, &entry);
+            }
         }
         Finished {
             numbers,
@@ -927,26 +931,43 @@ impl<'m, G: Game> Dfpn<'m, G> {
         let (own, distance, rep, checked) = if let Some(depth) = self.on_path(hash, d) {
             self.stats.repetitions += 1;
             (self.repetition_numbers(game, mover), 0, depth as u16, true)
-        } else if let Some((e, conditional)) = self.lookup(table, hash, path_key, true) {
-            // A conditional result's repetition lies somewhere above: assume the shallowest.
-            let rep = if conditional { 0 } else { NO_REP };
-            (e.numbers, e.distance, rep, false)
         } else {
-            if peek.is_some() {
-                game.play(mv);
-            }
-            let numbers = match known_numbers(game.outcome(), mover, self.attacker) {
-                Some(numbers) => numbers,
-                None => {
-                    let e = game.estimate();
-                    Numbers::unsolved_estimate(e.phi, e.delta)
+            match self.lookup(table, hash, path_key, true) {
+                Some((e, conditional))
+                    if e.numbers.is_solved() || peek.is_some() || !G::DOMINANCE =>
+                {
+                    // A conditional result's repetition lies somewhere above: assume the
+                    // shallowest.
+                    let rep = if conditional { 0 } else { NO_REP };
+                    (e.numbers, e.distance, rep, false)
                 }
-            };
-            self.remember_leaf(game, table, hash, numbers);
-            if peek.is_some() {
-                game.undo(mv);
+                // Not in the table, or (dominance games) not solved there: the game decides,
+                // after a dominating solution of its class if there is one.
+                hit => {
+                    if peek.is_some() {
+                        game.play(mv);
+                    }
+                    let found = if let Some(e) = self.dominated(table, game) {
+                        (e.numbers, e.distance, NO_REP, true)
+                    } else if let Some((e, _)) = hit {
+                        (e.numbers, e.distance, NO_REP, false)
+                    } else {
+                        let numbers = match known_numbers(game.outcome(), mover, self.attacker) {
+                            Some(numbers) => numbers,
+                            None => {
+                                let e = game.estimate();
+                                Numbers::unsolved_estimate(e.phi, e.delta)
+                            }
+                        };
+                        self.remember_leaf(game, table, hash, numbers);
+                        (numbers, 0, NO_REP, true)
+                    };
+                    if peek.is_some() {
+                        game.undo(mv);
+                    }
+                    found
+                }
             }
-            (numbers, 0, NO_REP, true)
         };
         let flip = mover != parent_mover;
         Child {

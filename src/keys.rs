@@ -28,6 +28,8 @@ pub(crate) fn search_salt(attacker: Player, table_salt: u64) -> u64 {
 const PATH_SALT: u64 = 0xA409_3822_299F_31D0;
 /// Salt that keeps path keys apart from position keys.
 const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
+/// Salt that keeps class keys (dominance entries) apart from position keys.
+const CLASS_NAMESPACE: u64 = 0x4528_21E6_38D0_1377;
 
 /// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
 /// the player trying to win: a draw counts as a win for the defender.
@@ -143,6 +145,37 @@ pub(crate) trait Keying<G: Game> {
                     .or(leaf.map(|e| (e, false))),
             },
         }
+    }
+
+    /// A solved result for the position `game` is in from a dominance entry of its class
+    /// ([`Game::DOMINANCE`]): a win for the side to move found with material no better for
+    /// it, or a failure found with material no worse. Under the acyclic and draw rules only
+    /// (dominance entries hold on every path, as position-keyed solved results do).
+    #[inline]
+    fn dominated<T: TranspositionTable>(&self, table: &mut T, game: &G) -> Option<Entry> {
+        if !G::DOMINANCE || G::REPETITION_RULE == RepetitionRule::ByPosition {
+            return None;
+        }
+        let (mover, material) = (game.side_to_move(), game.material());
+        let class_key = mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE);
+        table.probe_dominant(class_key, &mut |stored, mover_wins| {
+            if mover_wins {
+                G::material_at_least(mover, material, stored)
+            } else {
+                G::material_at_least(mover, stored, material)
+            }
+        })
+    }
+
+    /// Stores `entry`, a solved result of the position `game` is in that holds on every path,
+    /// as a dominance entry of its class ([`Game::DOMINANCE`]).
+    #[inline]
+    fn remember_dominant<T: TranspositionTable>(&self, table: &mut T, game: &G, entry: &Entry) {
+        if !G::DOMINANCE || G::REPETITION_RULE == RepetitionRule::ByPosition {
+            return;
+        }
+        let class_key = mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE);
+        table.store_dominant(class_key, game.material(), entry.numbers.is_win(), entry);
     }
 
     /// Numbers of a position repeating one on the path, by the game's rule.

@@ -281,6 +281,44 @@ pub trait Game {
     /// Four's bench suite needs 7% more MID calls with it. Default `false`.
     const REMEMBER_LEAVES: bool = false;
 
+    /// Whether positions that differ only in *material* dominate one another: a position is
+    /// at least as good for a player as any position of its class (the same
+    /// [`class_hash`](Game::class_hash)) whose material is no better for that player
+    /// ([`material_at_least`](Game::material_at_least)). Tsume-shogi is the classic case (a
+    /// position proven with some pieces in the attacker's hand is proven with more;
+    /// disproven with some, disproven with fewer), and so is any game where material in hand
+    /// only adds options for its owner.
+    ///
+    /// With it, the searches store solved results under the class with their material, and
+    /// a position the table does not know exactly is solved by a dominating entry: a win
+    /// for the side to move found with material no better for it, or a failure found with
+    /// material no worse. It must be *true*: a claimed dominance that does not hold is the
+    /// game's bug and gives wrong answers. Only games under [`RepetitionRule::Acyclic`] or
+    /// [`RepetitionRule::Draw`] use it (by position, results are kept per line). Default
+    /// `false`.
+    const DOMINANCE: bool = false;
+
+    /// The hash of the position without its material (the side to move included): positions
+    /// of one class differ in material only. Used with [`DOMINANCE`](Game::DOMINANCE).
+    fn class_hash(&self) -> u64 {
+        self.hash()
+    }
+
+    /// The position's material, packed into 32 bits as the game likes (for shogi: the
+    /// attacker's hand, a few bits a piece type). Used with [`DOMINANCE`](Game::DOMINANCE).
+    fn material(&self) -> u32 {
+        0
+    }
+
+    /// True when, in positions of one class, material `a` is at least as good for `player` as
+    /// material `b` (for shogi's attacker: at least as many pieces of every type in hand).
+    /// Must be a partial order (reflexive and transitive). Used with
+    /// [`DOMINANCE`](Game::DOMINANCE).
+    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+        let _ = player;
+        a == b
+    }
+
     /// The player to move.
     fn side_to_move(&self) -> Player;
 

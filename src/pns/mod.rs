@@ -747,7 +747,7 @@ impl<'m, G: Game> Pns<'m, G> {
                 return Err(Halt::Abort(Reason::GameError));
             }
             if let Some(numbers) = known_numbers(outcome, level.mover, self.attacker) {
-                self.settle(table, t, b, d, numbers, 0, NO_REP, None, None);
+                self.settle(game, table, t, b, d, numbers, 0, NO_REP, None, None);
                 return Ok(());
             }
         }
@@ -768,7 +768,7 @@ impl<'m, G: Game> Pns<'m, G> {
                 return Err(Halt::Abort(Reason::GameError));
             }
             let numbers = framed(value, level.mover, self.attacker);
-            self.settle(table, t, b, d, numbers, 0, NO_REP, None, None);
+            self.settle(game, table, t, b, d, numbers, 0, NO_REP, None, None);
             return Ok(());
         }
         let child_path_key = level.path_key ^ self.contribution(level.hash);
@@ -806,9 +806,13 @@ impl<'m, G: Game> Pns<'m, G> {
             // The position may have been solved elsewhere in the tree since this leaf was made.
             // Looked up only now, so the bucket's load (started by `select`) overlapped with
             // evaluating the children.
-            if let Some((numbers, distance, rep)) =
-                self.probe_solved(table, level.hash, level.path_key)
-            {
+            let solved = match self.probe_solved(table, level.hash, level.path_key) {
+                None => self
+                    .dominated(table, game)
+                    .map(|e| (e.numbers, e.distance, NO_REP)),
+                found => found,
+            };
+            if let Some((numbers, distance, rep)) = solved {
                 let n = self.parent_view(numbers, b, d);
                 let i = level.node as usize;
                 self.trees[t].settle(i, n.phi, n.delta, distance, rep);
@@ -819,6 +823,7 @@ impl<'m, G: Game> Pns<'m, G> {
         if s.numbers.is_solved() {
             let mv = self.scratch_moves[t][s.best];
             self.settle(
+                game,
                 table,
                 t,
                 b,
@@ -896,6 +901,8 @@ impl<'m, G: Game> Pns<'m, G> {
             // A position the table knows was searched, so it is not a finished game: the
             // entry makes the game's outcome check unnecessary (as in df-pn).
             found
+        } else if let Some(e) = self.dominated(table, game) {
+            (e.numbers, e.distance, NO_REP)
         } else if let Some(numbers) = known_numbers(game.outcome(), mover, self.attacker) {
             (numbers, 0, NO_REP)
         } else if t == 0
@@ -982,6 +989,7 @@ impl<'m, G: Game> Pns<'m, G> {
                     let first = self.trees[t].node(at).link as usize;
                     let mv = self.trees[t].mv(first + s.best);
                     self.settle(
+                        game,
                         table,
                         t,
                         b,
@@ -1023,6 +1031,7 @@ impl<'m, G: Game> Pns<'m, G> {
     #[allow(clippy::too_many_arguments)]
     fn settle<T: TranspositionTable>(
         &mut self,
+        game: &G,
         table: &mut T,
         t: usize,
         b: usize,
@@ -1051,6 +1060,9 @@ impl<'m, G: Game> Pns<'m, G> {
             self.store_key(level.hash, level.path_key, rep == NO_REP),
             &entry,
         );
+        if rep == NO_REP && G::DOMINANCE {
+            self.remember_dominant(table, game, &entry);
+        }
         if t == 0 && d == b {
             self.root_best = best_move;
         }

@@ -1,13 +1,14 @@
 //! The 16-byte entry and its encoding as two 64-bit words.
 //!
 //! ```text
-//! data word, unsolved: φ (bits 0..32) | δ (bits 32..64), both non-zero
-//! data word, solved:   0 in the half that is zero (φ for a win, δ for a loss),
-//!                      key bits 1..32 with bit 31 set in the half that would be ∞
+//! data word, unsolved:  φ (bits 0..32) | δ (bits 32..64), both non-zero
+//! data word, solved:    0 in the half that is zero (φ for a win, δ for a loss),
+//!                       key bits 1..32 with bit 31 set in the half that would be ∞
+//! data word, dominance: material (bits 0..32) | class key bits 1..32 with bit 31 set
 //! h = mix64(data word XOR meta · SPREAD)
 //! key word:  check XOR low half of h (bits 0..32) | meta (bits 32..64)
-//! meta:      best child + 1 (9 bits) | log2 work (6) | generation (6) | distance (10)
-//!            | key bit 0 (1, solved entries; 0 otherwise)
+//! meta:      best child + 1 (9 bits) | log2 work (5) | dominance (1) | generation (6)
+//!            | distance (10) | key bit 0 (1: solved entries; dominance: the mover wins)
 //! ```
 //! The check is the high half of the 64-bit key, independent of the low half that picks the
 //! bucket. XOR-ing it with a hash of the rest of the entry (Hyatt's lockless hashing) makes a
@@ -51,6 +52,15 @@
 //! solved entry's key half has its top bit set), so a zero data word means an empty slot (and an
 //! all-zero bucket is four empty slots).
 //!
+//! # Dominance entries (layout version 6)
+//! Games with [`Game::DOMINANCE`](crate::Game::DOMINANCE) also store solved results under the
+//! position's *class* (the position without its material) with the material: "in this class,
+//! the side to move wins (or fails) with this material". Such an entry solves a probe of its
+//! class whose material is at least as good for the mover (a win) or no better (a failure).
+//! The check and the data word's high half hold 63 bits of the class key, the dominance bit
+//! keeps these entries from ever matching an ordinary probe, and meta's last bit says who
+//! wins. Their work is counted in 5 bits (up to 2^31 MID calls), one fewer than before.
+//!
 //! # The narrow check (tests only)
 //! Built with `RUSTFLAGS="--cfg proofnum_narrow_check"`, an entry matches on 8 check bits alone
 //! (solved ones too), so false matches happen every few hundred probes: the oracle suites run
@@ -63,8 +73,10 @@ const BEST_BITS: u32 = 9;
 /// The largest child index an entry can record; larger indices are stored as "none".
 pub const MAX_BEST_INDEX: u16 = (1 << BEST_BITS) - 2;
 const WORK_SHIFT: u32 = BEST_BITS;
-const WORK_BITS: u32 = 6;
-const GEN_SHIFT: u32 = WORK_SHIFT + WORK_BITS;
+const WORK_BITS: u32 = 5;
+/// Meta's bit of a dominance entry (see the module docs).
+const DOMINANT_SHIFT: u32 = WORK_SHIFT + WORK_BITS;
+const GEN_SHIFT: u32 = DOMINANT_SHIFT + 1;
 /// Bits of the generation counter; generations wrap modulo 2^6.
 pub const GEN_BITS: u32 = 6;
 const DIST_SHIFT: u32 = GEN_SHIFT + GEN_BITS;
@@ -91,7 +103,7 @@ pub struct Entry {
     /// For solved entries: plies to the end of the solved line (shortest win, longest loss),
     /// saturated at [`MAX_DISTANCE`].
     pub distance: u16,
-    /// ⌈log2(1 + work)⌉ of the MID calls spent below this position, at most 63.
+    /// ⌈log2(1 + work)⌉ of the MID calls spent below this position, at most 31.
     pub work_log2: u8,
 }
 
@@ -107,7 +119,7 @@ impl Entry {
     }
 }
 
-/// ⌈log2(1 + work)⌉ capped at 63: the size class used by replacement.
+/// ⌈log2(1 + work)⌉ capped at 31: the size class used by replacement.
 #[inline]
 pub fn work_log2(work: u64) -> u8 {
     (64 - work.leading_zeros()).min(mask(WORK_BITS)) as u8
@@ -212,7 +224,7 @@ impl RawEntry {
     #[inline]
     #[cfg(not(proofnum_narrow_check))]
     pub fn matches(self, key: u64) -> bool {
-        if self.is_empty() || self.check() != (key >> 32) as u32 {
+        if self.is_empty() || self.is_dominant() || self.check() != (key >> 32) as u32 {
             return false;
         }
         let (low, high) = (self.data_word as u32, (self.data_word >> 32) as u32);
@@ -227,7 +239,63 @@ impl RawEntry {
     #[inline]
     #[cfg(proofnum_narrow_check)]
     pub fn matches(self, key: u64) -> bool {
-        !self.is_empty() && (self.check() ^ (key >> 32) as u32) & 0xFF == 0
+        !self.is_empty() && !self.is_dominant() && (self.check() ^ (key >> 32) as u32) & 0xFF == 0
+    }
+
+    /// Encodes a dominance entry: in the class `class_key`, the side to move wins
+    /// (`mover_wins`) or fails with `material`; `entry`'s best move, distance and work.
+    #[inline]
+    pub fn encode_dominant(
+        class_key: u64,
+        material: u32,
+        mover_wins: bool,
+        entry: &Entry,
+        generation: u8,
+    ) -> RawEntry {
+        let data_word = material as u64 | (solved_key_half(class_key) as u64) << 32;
+        let best = match entry.best {
+            Some(i) if i <= MAX_BEST_INDEX => i as u32 + 1,
+            _ => 0,
+        };
+        let meta = best
+            | (entry.work_log2 as u32 & mask(WORK_BITS)) << WORK_SHIFT
+            | 1 << DOMINANT_SHIFT
+            | (generation as u32 & mask(GEN_BITS)) << GEN_SHIFT
+            | (entry.distance.min(MAX_DISTANCE) as u32) << DIST_SHIFT
+            | (mover_wins as u32) << KEY_BIT_SHIFT;
+        let check = (class_key >> 32) as u32;
+        RawEntry {
+            key_word: (check ^ check_mask(data_word, meta)) as u64 | (meta as u64) << 32,
+            data_word,
+        }
+    }
+
+    /// True for a dominance entry.
+    #[inline]
+    pub fn is_dominant(self) -> bool {
+        self.meta() >> DOMINANT_SHIFT & 1 != 0
+    }
+
+    /// For a dominance entry of the class `class_key`: its material, and whether the side to
+    /// move wins with it (or fails).
+    #[inline]
+    #[cfg(not(proofnum_narrow_check))]
+    pub fn dominant_for(self, class_key: u64) -> Option<(u32, bool)> {
+        let ours = !self.is_empty()
+            && self.is_dominant()
+            && self.check() == (class_key >> 32) as u32
+            && (self.data_word >> 32) as u32 == solved_key_half(class_key);
+        ours.then(|| (self.data_word as u32, self.meta() >> KEY_BIT_SHIFT != 0))
+    }
+
+    /// The narrow check of the tests: 8 check bits.
+    #[inline]
+    #[cfg(proofnum_narrow_check)]
+    pub fn dominant_for(self, class_key: u64) -> Option<(u32, bool)> {
+        let ours = !self.is_empty()
+            && self.is_dominant()
+            && (self.check() ^ (class_key >> 32) as u32) & 0xFF == 0;
+        ours.then(|| (self.data_word as u32, self.meta() >> KEY_BIT_SHIFT != 0))
     }
 
     /// The generation the entry was written in.
@@ -236,12 +304,15 @@ impl RawEntry {
         ((self.meta() >> GEN_SHIFT) & mask(GEN_BITS)) as u8
     }
 
-    /// Decodes the entry (the caller has checked [`matches`](RawEntry::matches)).
+    /// Decodes the entry (the caller has checked [`matches`](RawEntry::matches) or
+    /// [`dominant_for`](RawEntry::dominant_for)).
     #[inline]
     pub fn decode(self) -> Entry {
         let meta = self.meta();
         let best = meta & mask(BEST_BITS);
         let numbers = match (self.data_word as u32, (self.data_word >> 32) as u32) {
+            _ if self.is_dominant() && meta >> KEY_BIT_SHIFT != 0 => Numbers::WIN,
+            _ if self.is_dominant() => Numbers::LOSS,
             (0, _) => Numbers::WIN,
             (_, 0) => Numbers::LOSS,
             (phi, delta) => Numbers::new(phi, delta),
@@ -270,7 +341,7 @@ impl RawEntry {
         let fresh = ((meta >> GEN_SHIFT) & mask(GEN_BITS)) as u8 == current_generation;
         let work = (meta >> WORK_SHIFT) & mask(WORK_BITS);
         let numbers = Numbers::new(self.data_word as u32, (self.data_word >> 32) as u32);
-        let solved = if numbers.is_solved() {
+        let solved = if self.is_dominant() || numbers.is_solved() {
             SOLVED_BONUS_LOG2
         } else {
             0

@@ -79,8 +79,8 @@ pub const MAGIC: [u8; 8] = *b"PROOFNUM";
 /// Version 2 hashes the data word into the key word with a non-linear mixer (version 1's linear
 /// one let some torn pairs of words pass the check); version 3 makes the check cover all 128
 /// bits of an entry, meta included; version 4 covers them at half the cost; version 5 stores a
-/// solved entry's whole key (see [`entry`]).
-pub const LAYOUT_VERSION: u32 = 5;
+/// solved entry's whole key; version 6 adds dominance entries (see [`entry`]).
+pub const LAYOUT_VERSION: u32 = 6;
 /// Written in native byte order; reading it back differently means a foreign byte order.
 const BYTE_ORDER_MARK: u32 = 0x0102_0304;
 
@@ -212,6 +212,22 @@ pub trait TranspositionTable {
     /// other threads share).
     fn rekey(&mut self) -> bool {
         false
+    }
+    /// A dominance entry of the class `class_key` whose material and result `applies`
+    /// accepts (`applies(material, mover_wins)`), decoded ([`entry`]'s dominance entries; for
+    /// games with [`Game::DOMINANCE`](crate::Game::DOMINANCE)). The default knows none.
+    fn probe_dominant(
+        &mut self,
+        class_key: u64,
+        applies: &mut dyn FnMut(u32, bool) -> bool,
+    ) -> Option<Entry> {
+        let _ = (class_key, applies);
+        None
+    }
+    /// Remembers that in the class `class_key`, the side to move wins (`mover_wins`) or fails
+    /// with `material`, with `entry`'s best move, distance and work. The default forgets it.
+    fn store_dominant(&mut self, class_key: u64, material: u32, mover_wins: bool, entry: &Entry) {
+        let _ = (class_key, material, mover_wins, entry);
     }
 }
 
@@ -569,27 +585,33 @@ impl TranspositionTable for Table<'_> {
 
     #[inline]
     fn store(&mut self, key: u64, entry: &Entry) {
-        self.stats.stores += 1;
-        let generation = self.generation;
-        let index = bucket_index(key, self.bucket_count);
-        let bucket = &mut self.buckets_mut()[index];
-        let raw = RawEntry::encode(key, entry, generation);
-        let slot = match bucket.slots.iter().position(|s| s.matches(key)) {
-            Some(i) => i,
-            None => {
-                let (i, victim) = bucket
-                    .slots
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, s)| s.keep_score(generation))
-                    .expect("a bucket has slots");
-                if !victim.is_empty() {
-                    self.stats.drops += 1;
-                }
-                i
-            }
-        };
-        self.buckets_mut()[index].slots[slot] = raw;
+        let raw = RawEntry::encode(key, entry, self.generation);
+        self.store_raw(key, raw, |s| s.matches(key));
+    }
+
+    fn probe_dominant(
+        &mut self,
+        class_key: u64,
+        applies: &mut dyn FnMut(u32, bool) -> bool,
+    ) -> Option<Entry> {
+        self.stats.probes += 1;
+        let bucket = &self.buckets()[bucket_index(class_key, self.bucket_count)];
+        let found = bucket.slots.iter().copied().find(|s| {
+            s.dominant_for(class_key)
+                .is_some_and(|(material, wins)| applies(material, wins))
+        });
+        if found.is_some() {
+            self.stats.hits += 1;
+        }
+        found.map(RawEntry::decode)
+    }
+
+    fn store_dominant(&mut self, class_key: u64, material: u32, mover_wins: bool, entry: &Entry) {
+        let raw =
+            RawEntry::encode_dominant(class_key, material, mover_wins, entry, self.generation);
+        self.store_raw(class_key, raw, |s| {
+            s.dominant_for(class_key) == Some((material, mover_wins))
+        });
     }
 
     fn stats(&self) -> TableStats {
@@ -626,6 +648,34 @@ impl TranspositionTable for Table<'_> {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+}
+
+impl Table<'_> {
+    /// Writes `raw` into `key`'s bucket: over the slot `same` recognises as its own, else over
+    /// an empty one or the one least worth keeping.
+    #[inline]
+    fn store_raw(&mut self, key: u64, raw: RawEntry, same: impl Fn(RawEntry) -> bool) {
+        self.stats.stores += 1;
+        let generation = self.generation;
+        let index = bucket_index(key, self.bucket_count);
+        let bucket = &mut self.buckets_mut()[index];
+        let slot = match bucket.slots.iter().position(|&s| same(s)) {
+            Some(i) => i,
+            None => {
+                let (i, victim) = bucket
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, s)| s.keep_score(generation))
+                    .expect("a bucket has slots");
+                if !victim.is_empty() {
+                    self.stats.drops += 1;
+                }
+                i
+            }
+        };
+        self.buckets_mut()[index].slots[slot] = raw;
     }
 }
 

@@ -106,6 +106,16 @@ impl Word for AtomicU64 {
 /// check and is skipped, so the result is always an entry some store wrote whole.
 #[inline]
 pub fn probe_bucket<W: Word>(bucket: &[W], key: u64) -> Option<RawEntry> {
+    find_in_bucket(bucket, |raw| raw.matches(key))
+}
+
+/// The first slot of `bucket` holding an entry that `accept` takes, read as [`probe_bucket`]
+/// reads (dominance entries are found this way).
+#[inline]
+pub fn find_in_bucket<W: Word>(
+    bucket: &[W],
+    mut accept: impl FnMut(RawEntry) -> bool,
+) -> Option<RawEntry> {
     bucket.chunks_exact(2).find_map(|slot| {
         let data_word = slot[1].load();
         if data_word == 0 {
@@ -115,7 +125,7 @@ pub fn probe_bucket<W: Word>(bucket: &[W], key: u64) -> Option<RawEntry> {
             key_word: slot[0].load(),
             data_word,
         };
-        raw.matches(key).then_some(raw)
+        accept(raw).then_some(raw)
     })
 }
 
@@ -126,6 +136,17 @@ pub fn probe_bucket<W: Word>(bucket: &[W], key: u64) -> Option<RawEntry> {
 /// bucket could tell).
 #[inline]
 pub fn store_bucket<W: Word>(bucket: &[W], key: u64, raw: RawEntry, generation: u8) -> bool {
+    store_bucket_by(bucket, raw, generation, |seen| seen.matches(key))
+}
+
+/// [`store_bucket`] over the slot that `same` recognises as the new entry's own.
+#[inline]
+pub fn store_bucket_by<W: Word>(
+    bucket: &[W],
+    raw: RawEntry,
+    generation: u8,
+    same: impl Fn(RawEntry) -> bool,
+) -> bool {
     let mut same_key = None;
     let mut victim = (usize::MAX, u32::MAX, false);
     for (i, slot) in bucket.chunks_exact(2).enumerate() {
@@ -133,7 +154,7 @@ pub fn store_bucket<W: Word>(bucket: &[W], key: u64, raw: RawEntry, generation: 
             key_word: slot[0].load(),
             data_word: slot[1].load(),
         };
-        if seen.matches(key) {
+        if same(seen) {
             same_key = Some(i);
             break;
         }
@@ -395,6 +416,32 @@ impl TranspositionTable for SharedHandle<'_> {
     #[inline]
     fn key_salt(&self) -> u64 {
         self.key_salt
+    }
+
+    fn probe_dominant(
+        &mut self,
+        class_key: u64,
+        applies: &mut dyn FnMut(u32, bool) -> bool,
+    ) -> Option<Entry> {
+        self.stats.probes += 1;
+        let found = find_in_bucket(self.bucket(class_key), |raw| {
+            raw.dominant_for(class_key)
+                .is_some_and(|(material, wins)| applies(material, wins))
+        });
+        if found.is_some() {
+            self.stats.hits += 1;
+        }
+        found.map(RawEntry::decode)
+    }
+
+    fn store_dominant(&mut self, class_key: u64, material: u32, mover_wins: bool, entry: &Entry) {
+        self.stats.stores += 1;
+        let raw =
+            RawEntry::encode_dominant(class_key, material, mover_wins, entry, self.generation);
+        let same = |seen: RawEntry| seen.dominant_for(class_key) == Some((material, mover_wins));
+        if store_bucket_by(self.bucket(class_key), raw, self.generation, same) {
+            self.stats.drops += 1;
+        }
     }
 
     #[inline]

@@ -1,0 +1,277 @@
+//! Dominance (`Game::DOMINANCE`): a position solved with some material is solved for every
+//! position of its class with material at least as good for the winner (or, for a loss, no
+//! better for the loser), and the table finds such entries, not only exact ones.
+//!
+//! The games: random DAGs whose positions are a graph node and First's material, a count of
+//! stones in hand. First may play a graph move, or, with a stone in hand, a drop: a graph move
+//! that spends one. A leaf is a win for First when First holds at least the leaf's threshold
+//! of stones. So more stones never hurt First: First's moves with more stones are a superset,
+//! Second's are the same, the leaves are monotone. The oracle is negamax over (node, stones),
+//! independent of the solver; the solver must agree with and without dominance, and dominance
+//! must save work over the run.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::Rng;
+use proofnum::table::Table;
+use proofnum::{
+    Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig, RepetitionRule,
+    Status,
+};
+
+#[derive(Clone, Debug)]
+struct Node {
+    mover: Player,
+    children: Vec<u32>,
+    /// A leaf: First wins with at least this many stones, else loses (`None`: interior).
+    threshold: Option<u32>,
+    hash: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Graph {
+    nodes: Vec<Node>,
+}
+
+impl Graph {
+    /// A layered DAG: layer by layer, each node's children in the next layer; the last layer
+    /// is leaves. Interior nodes may also be leaves' parents only.
+    fn random(rng: &mut Rng) -> Graph {
+        let layers = 2 + rng.below(7) as usize;
+        let width = 1 + rng.below(6) as usize;
+        let mut nodes = Vec::new();
+        let mut layer_start = Vec::new();
+        for l in 0..layers {
+            layer_start.push(nodes.len());
+            let count = if l == 0 {
+                1
+            } else {
+                1 + rng.below(width as u64) as usize
+            };
+            for _ in 0..count {
+                let mover = if l % 2 == 0 {
+                    Player::First
+                } else {
+                    Player::Second
+                };
+                nodes.push(Node {
+                    mover,
+                    children: Vec::new(),
+                    threshold: None,
+                    hash: rng.next_u64(),
+                });
+            }
+        }
+        layer_start.push(nodes.len());
+        for l in 0..layers {
+            let (a, b) = (layer_start[l], layer_start[l + 1]);
+            let next = layer_start.get(l + 1..l + 3).map(|r| (r[0], r[1]));
+            for node in &mut nodes[a..b] {
+                let Some((c0, c1)) = next.filter(|_| l + 1 < layers && !rng.chance(15)) else {
+                    node.threshold = Some(rng.below(4) as u32);
+                    continue;
+                };
+                for _ in 0..rng.branching(4) {
+                    let c = (c0 + rng.below((c1 - c0) as u64) as usize) as u32;
+                    if !node.children.contains(&c) {
+                        node.children.push(c);
+                    }
+                }
+            }
+        }
+        Graph { nodes }
+    }
+
+    /// First's value (win or loss) at `node` with `stones`, by negamax.
+    fn first_wins(&self, node: u32, stones: u32, memo: &mut HashMap<(u32, u32), bool>) -> bool {
+        if let Some(&v) = memo.get(&(node, stones)) {
+            return v;
+        }
+        let n = &self.nodes[node as usize];
+        let v = match n.threshold {
+            Some(t) => stones >= t,
+            None => {
+                let mut options: Vec<(u32, u32)> =
+                    n.children.iter().map(|&c| (c, stones)).collect();
+                if n.mover == Player::First && stones > 0 {
+                    options.extend(n.children.iter().map(|&c| (c, stones - 1)));
+                }
+                let results = options.iter().map(|&(c, s)| self.first_wins(c, s, memo));
+                if n.mover == Player::First {
+                    results.into_iter().any(|w| w)
+                } else {
+                    results.into_iter().all(|w| w)
+                }
+            }
+        };
+        memo.insert((node, stones), v);
+        v
+    }
+}
+
+/// A position: a node and First's stones. `DOM` switches dominance on.
+#[derive(Clone)]
+struct Stones<'g, const DOM: bool> {
+    graph: &'g Graph,
+    at: u32,
+    stones: u32,
+}
+
+/// A move: from, to, and whether it drops a stone.
+type Mv = (u32, u32, bool);
+
+impl<const DOM: bool> Game for Stones<'_, DOM> {
+    type Move = Mv;
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
+    const DOMINANCE: bool = DOM;
+
+    fn side_to_move(&self) -> Player {
+        self.graph.nodes[self.at as usize].mover
+    }
+    fn hash(&self) -> u64 {
+        self.class_hash() ^ (self.stones as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    fn class_hash(&self) -> u64 {
+        self.graph.nodes[self.at as usize].hash
+    }
+    fn material(&self) -> u32 {
+        self.stones
+    }
+    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+        match player {
+            Player::First => a >= b,
+            Player::Second => a <= b,
+        }
+    }
+    fn outcome(&self) -> Outcome {
+        let n = &self.graph.nodes[self.at as usize];
+        match n.threshold {
+            None => Outcome::Unknown,
+            Some(t) => {
+                let first_wins = self.stones >= t;
+                if first_wins == (n.mover == Player::First) {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                }
+            }
+        }
+    }
+    fn generate_moves(&self, moves: &mut MoveList<'_, Mv>) {
+        let n = &self.graph.nodes[self.at as usize];
+        for &c in &n.children {
+            moves.push((self.at, c, false));
+        }
+        if n.mover == Player::First && self.stones > 0 {
+            for &c in &n.children {
+                moves.push((self.at, c, true));
+            }
+        }
+    }
+    fn play(&mut self, (_, to, drop): Mv) {
+        self.stones -= drop as u32;
+        self.at = to;
+    }
+    fn undo(&mut self, (from, _, drop): Mv) {
+        self.at = from;
+        self.stones += drop as u32;
+    }
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        out[..4].copy_from_slice(&self.at.to_le_bytes());
+        out[4..8].copy_from_slice(&self.stones.to_le_bytes());
+        Some(8)
+    }
+}
+
+const MAX_DEPTH: usize = 16;
+const MAX_MOVES: usize = 8;
+
+/// df-pn's answers for both attackers, and its MID calls, from (root, stones).
+fn dfpn_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> ([Status; 2], u64) {
+    let mut memory = vec![0u8; Table::required_bytes(buckets)];
+    let mut table = Table::new(&mut memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<Stones<DOM>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+    let mut dfpn =
+        Dfpn::<Stones<DOM>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig::default()).unwrap();
+    let mut game = Stones::<DOM> {
+        graph,
+        at: 0,
+        stones,
+    };
+    let mut mid_calls = 0;
+    let mut answers = [Status::Proven; 2];
+    for (i, attacker) in [Player::First, Player::Second].into_iter().enumerate() {
+        let r = dfpn.solve(
+            &mut game,
+            attacker,
+            &mut table,
+            &mut Limits::nodes(10_000_000),
+        );
+        mid_calls += r.stats.mid_calls;
+        answers[i] = r.status;
+        assert_eq!((game.at, game.stones), (0, stones), "restored");
+    }
+    (answers, mid_calls)
+}
+
+fn pns_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> [Status; 2] {
+    let mut memory = vec![0u8; Table::required_bytes(buckets)];
+    let mut table = Table::new(&mut memory).unwrap();
+    let bytes = Pns::<Stones<DOM>>::required_bytes(1 << 12, MAX_DEPTH, MAX_MOVES, PnsConfig::PNS);
+    let mut arena = vec![0u8; bytes];
+    let mut pns =
+        Pns::<Stones<DOM>>::new(&mut arena, MAX_DEPTH, MAX_MOVES, PnsConfig::PNS).unwrap();
+    let mut game = Stones::<DOM> {
+        graph,
+        at: 0,
+        stones,
+    };
+    [Player::First, Player::Second].map(|attacker| {
+        pns.solve(
+            &mut game,
+            attacker,
+            &mut table,
+            &mut Limits::nodes(10_000_000),
+        )
+        .status
+    })
+}
+
+#[test]
+fn dominance_answers_like_the_oracle_and_saves_work() {
+    let seed = common::seed();
+    let mut rng = Rng::new(seed);
+    let (mut with, mut without) = (0u64, 0u64);
+    for i in 0..3000 {
+        let graph = Graph::random(&mut rng);
+        let stones = rng.below(5) as u32;
+        let buckets = [1, 16, 1024][rng.below(3) as usize];
+        let first_wins = graph.first_wins(0, stones, &mut HashMap::new());
+        // Proven for First exactly when First wins; for Second exactly when First loses (no
+        // draws in these games).
+        let want = if first_wins {
+            [Status::Proven, Status::Disproven]
+        } else {
+            [Status::Disproven, Status::Proven]
+        };
+        let context = format!("seed {seed}, game {i}, {stones} stones, {buckets} buckets");
+        let (a, w) = dfpn_answers::<true>(&graph, stones, buckets);
+        assert_eq!(a, want, "{context}: df-pn with dominance\n{graph:#?}");
+        let (b, wo) = dfpn_answers::<false>(&graph, stones, buckets);
+        assert_eq!(b, want, "{context}: df-pn without");
+        assert_eq!(
+            pns_answers::<true>(&graph, stones, buckets),
+            want,
+            "{context}: PNS"
+        );
+        with += w;
+        without += wo;
+    }
+    println!("MID calls: {with} with dominance, {without} without");
+    assert!(
+        with < without,
+        "dominance saved no work: {with} against {without}"
+    );
+}

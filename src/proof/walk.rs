@@ -361,7 +361,8 @@ impl<G: Game> Dfpn<'_, G> {
         let winner_to_move = w.winner_to_move(mover);
         let excluded = again.map_or(0, |a| a.excluded);
         let child_path = path_key ^ self.contribution(hash);
-        let mut hinted = false;
+        // The shortest win the table hints at (plies to the end of its line).
+        let mut shortest_hint: Option<u16> = None;
         for i in 0..n {
             let mv = self.scratch[i];
             let mut child = Child {
@@ -386,13 +387,18 @@ impl<G: Game> Dfpn<'_, G> {
                     } else {
                         e.numbers
                     };
-                    hinted |= child.numbers.is_win();
+                    if child.numbers.is_win() {
+                        shortest_hint = Some(shortest_hint.map_or(e.distance, |d| d.min(e.distance)));
+                    }
                 }
             }
             self.children[first + i] = child;
         }
-        if winner_to_move && !hinted {
-            // No hint: the children the game itself scores as won, before a search.
+        if winner_to_move && shortest_hint != Some(0) {
+            // Unless the table hints at a win at once, the children the game itself scores as
+            // won: they end the line there, where a hinted line may wander (a table kept
+            // across searches holds proofs from other lines, whose distances need not shrink
+            // along this one).
             for i in 0..n {
                 let child = &self.children[first + i];
                 if i < 64 && excluded & (1 << i) != 0 || child.numbers.is_solved() {

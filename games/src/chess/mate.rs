@@ -91,6 +91,31 @@ impl Game for MateWithin {
     /// Every attacker move spends budget, so positions never repeat.
     const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
     const REMEMBER_LEAVES: bool = true;
+    /// A mate within k moves is a mate within any larger budget, and no mate within k is no
+    /// mate within a smaller one: the budget is material, so one table serves every budget of
+    /// the distance search (a proof at k settles every k' above, a disproof every k' below).
+    const DOMINANCE: bool = true;
+
+    /// The chess position alone, the budget left out.
+    fn class_hash(&self) -> u64 {
+        self.chess.hash()
+    }
+
+    /// The budget, as First sees it: more is better for First when First attacks, worse when
+    /// Second does.
+    fn material(&self) -> u32 {
+        match self.attacker {
+            Player::First => self.budget,
+            Player::Second => u32::MAX - self.budget,
+        }
+    }
+
+    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+        match player {
+            Player::First => a >= b,
+            Player::Second => a <= b,
+        }
+    }
 
     fn side_to_move(&self) -> Player {
         self.chess.side_to_move()

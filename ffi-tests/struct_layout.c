@@ -22,6 +22,7 @@ int main(void) {
     FIELD(pn_config, arena_nodes);
     FIELD(pn_config, second_level_nodes);
     FIELD(pn_config, engine);
+    FIELD(pn_config, confirm);
     SIZE(pn_progress);
     FIELD(pn_progress, struct_size);
     FIELD(pn_progress, mid_calls);
@@ -66,6 +67,8 @@ int main(void) {
     FIELD(pn_stats, jobs);
     FIELD(pn_stats, threads);
     FIELD(pn_stats, worker_idle_per_mille);
+    FIELD(pn_stats, confirm_nodes);
+    FIELD(pn_stats, refutations);
     SIZE(pn_result);
     FIELD(pn_result, struct_size);
     FIELD(pn_result, status);

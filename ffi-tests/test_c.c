@@ -1768,7 +1768,7 @@ static void test_first_struct_versions(void) {
 
 /* What such a binary declared: the first version of pn_config (up to `threads`) and
  * pn_config_default returning it by value. The current header maps pn_config_default to
- * pn_config_default_v2; the symbol itself still returns the first version, so the caller's
+ * pn_config_default_v3; the symbol itself still returns the first version, so the caller's
  * return slot (its own sizeof) is never overrun. Nothing after this point uses the header's
  * pn_config_default. */
 #undef pn_config_default
@@ -1786,7 +1786,7 @@ config_v1 pn_config_default(void);
 
 static void test_first_config_binary(void) {
     config_v1 c = pn_config_default();
-    pn_config now = pn_config_default_v2();
+    pn_config now = pn_config_default_v3();
     size_t bytes = 0, want_bytes = 0, align = 0;
     pn_solver *solver = NULL;
     void *mem;
@@ -1811,6 +1811,62 @@ static void test_first_config_binary(void) {
     memset(&g, 0, sizeof g);
     CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
     CHECK(r.outcome == PN_OUTCOME_DRAW);
+    CHECK(r.stats.confirm_nodes > 0); /* its answers are confirmed: it never opted out */
+    free(mem);
+}
+
+/* ---- A binary built against the second header ---- */
+
+/* The second version of pn_config (up to `engine`), returned by value by the
+ * pn_config_default_v2 symbol, which the second header's pn_config_default named. */
+typedef struct {
+    size_t struct_size;
+    size_t table_bytes;
+    size_t verify_memo_entries;
+    uint32_t max_depth;
+    uint32_t max_moves;
+    uint32_t epsilon_numerator;
+    uint32_t epsilon_denominator;
+    uint32_t threads;
+    size_t arena_nodes;
+    size_t second_level_nodes;
+    uint32_t engine;
+} config_v2;
+config_v2 pn_config_default_v2(void);
+
+static void test_second_config_binary(void) {
+    config_v2 c = pn_config_default_v2();
+    pn_config now = pn_config_default_v3();
+    size_t bytes = 0, align = 0;
+    pn_solver *solver = NULL;
+    void *mem;
+    ttt_t g;
+    pn_game game = ttt_game(&g);
+    pn_result r = fresh_result();
+    pn_config back;
+    CHECK(sizeof c == offsetof(pn_config, confirm) && c.struct_size == sizeof c);
+    CHECK(c.engine == now.engine && c.arena_nodes == now.arena_nodes &&
+          c.verify_memo_entries == now.verify_memo_entries);
+    CHECK(now.confirm == PN_CONFIRM);
+    c.table_bytes = 64 * 1024;
+    c.max_depth = 16;
+    c.max_moves = 9;
+    CHECK_STATUS(pn_solver_memory_requirements((const pn_config *)&c, &bytes, &align),
+                 PN_STATUS_OK);
+    mem = malloc(bytes);
+    CHECK(mem != NULL);
+    CHECK_STATUS(pn_solver_init(mem, bytes, (const pn_config *)&c, &solver), PN_STATUS_OK);
+    memset(&g, 0, sizeof g);
+    /* Its answers are confirmed: the field it cannot set reads as zero, which is not "off"
+     * for a caller that could not write it. */
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == PN_OUTCOME_DRAW && r.stats.confirm_nodes > 0);
+    /* Its configuration comes back in its version, and only that far. */
+    memset(&back, POISON, sizeof back);
+    CHECK_STATUS(pn_solver_config(solver, &back), PN_STATUS_OK);
+    CHECK(back.struct_size == sizeof c && back.max_depth == 16);
+    CHECK(all_bytes_are((const unsigned char *)&back + sizeof c, sizeof back - sizeof c,
+                        POISON));
     free(mem);
 }
 
@@ -1836,6 +1892,7 @@ int main(void) {
     test_pns_memory_limit();
     test_config_versions_and_engines();
     test_first_config_binary();
+    test_second_config_binary();
     test_callback_faults();
     test_arguments_and_limits();
     test_stop_from_another_thread();

@@ -14,7 +14,7 @@ use std::format;
 use std::vec;
 use std::vec::Vec;
 
-use crate::config::{pn_config, pn_config_default_v2 as pn_config_default, pn_engine};
+use crate::config::{pn_config, pn_config_default_v3 as pn_config_default, pn_engine};
 use crate::game::{pn_game, pn_outcome};
 use crate::result::pn_result;
 use crate::solver::pn_solver_memory_requirements;
@@ -55,6 +55,11 @@ struct Pile {
     /// board takes back a move that was never played.
     on_board: u32,
     undos_of_unplayed_moves: u32,
+    /// The length `encode` reports (its bytes written up to the capacity), instead of the
+    /// real one: an over-long encoding when above `PN_ENCODING_CAPACITY`.
+    encoding_length: Option<usize>,
+    /// `encode` calls so far.
+    encodes: u32,
 }
 
 /// What the copy callbacks did, and how `pile_clone` should fail.
@@ -224,6 +229,20 @@ unsafe extern "C" fn play(ctx: *mut c_void, take: u32) -> c_int {
     0
 }
 
+/// The pile's exact encoding: the stones (4 bytes, little-endian) and the side to move.
+unsafe extern "C" fn encode(ctx: *mut c_void, out: *mut u8, cap: usize, len: *mut usize) -> c_int {
+    // SAFETY: as in `side`; `out` holds `cap` bytes.
+    let p = unsafe { &mut *(ctx as *mut Pile) };
+    p.encodes += 1;
+    let mut bytes = [0u8; 5];
+    bytes[..4].copy_from_slice(&p.stones.to_le_bytes());
+    bytes[4] = p.to_move as u8;
+    let n = bytes.len().min(cap);
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, n) };
+    unsafe { *len = p.encoding_length.unwrap_or(bytes.len()) };
+    0
+}
+
 unsafe extern "C" fn undo(ctx: *mut c_void, take: u32) -> c_int {
     // SAFETY: as in `side`.
     let p = unsafe { &mut *(ctx as *mut Pile) };
@@ -258,6 +277,8 @@ impl Pile {
             undos: 0,
             on_board: 0,
             undos_of_unplayed_moves: 0,
+            encoding_length: None,
+            encodes: 0,
         }
     }
 
@@ -277,6 +298,7 @@ impl Pile {
             repetition_value: None,
             repetition_rule: crate::game::pn_repetition::Acyclic as u32,
             copy_size: 0,
+            encode: Some(encode),
         }
     }
 
@@ -1053,9 +1075,12 @@ mod parallel {
                 assert_eq!((r.stats.threads, r.distance), (threads, 0));
                 assert!(r.stats.jobs >= 1, "pile {n}");
                 assert!(n == 0 || r.stats.nodes >= 1, "pile {n}");
-                // One copy per thread, made before the search and reused by the second one
-                // of a lost pile; each freed once.
-                assert_eq!(since(&LOG, before), (threads, threads), "pile {n}");
+                // Confirmed by default: the walk visited the proof.
+                assert!(n == 0 || r.stats.confirm_nodes >= 1, "pile {n}");
+                assert_eq!(r.stats.refutations, 0, "pile {n}");
+                // One copy per thread and one for the confirming walk, made before the search
+                // and reused by the second one of a lost pile; each freed once.
+                assert_eq!(since(&LOG, before), (threads + 1, threads + 1), "pile {n}");
                 assert_eq!((pile.stones, pile.to_move), (n, 0), "only read");
 
                 // Both players as the attacker.
@@ -1074,6 +1099,31 @@ mod parallel {
                     assert_eq!(r.outcome, want as u32, "pile {n}, attacker {attacker}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn unconfirmed_parallel_values_take_one_copy_per_thread_and_walk_nothing() {
+        static LOG: CopyLog = CopyLog::new();
+        let (_memory, solver) = solver(&pn_config {
+            confirm: crate::config::PN_CONFIRM_OFF,
+            ..config(2)
+        });
+        for n in [5u32, 8] {
+            let before = LOG.counts();
+            let mut pile = Pile {
+                log: &LOG,
+                ..Pile::new(n)
+            };
+            let (s, r) = value_parallel(solver, &pile.table());
+            let want = if n % 4 != 0 {
+                pn_outcome::Win
+            } else {
+                pn_outcome::Loss
+            };
+            assert_eq!((s, r.outcome), (pn_status::Ok, want as u32), "pile {n}");
+            assert_eq!((r.stats.confirm_nodes, r.stats.refutations), (0, 0));
+            assert_eq!(since(&LOG, before), (2, 2), "pile {n}");
         }
     }
 
@@ -1295,7 +1345,8 @@ mod parallel {
         assert_eq!(r.outcome, pn_outcome::Unknown as u32);
         assert_eq!(r.has_best_move, 0);
         let (made, freed) = LOG.counts();
-        assert_eq!((made, freed), (2, 2));
+        // Two workers' copies and the confirming walk's.
+        assert_eq!((made, freed), (3, 3));
     }
 
     #[test]
@@ -1317,7 +1368,7 @@ mod parallel {
         assert_eq!(s, pn_status::NodeLimit);
         assert_eq!(r.outcome, pn_outcome::Unknown as u32);
         assert!(r.stats.nodes >= 1 && r.stats.jobs >= 1);
-        assert_eq!(LOG.counts(), (2, 2));
+        assert_eq!(LOG.counts(), (3, 3));
     }
 
     #[test]
@@ -1374,7 +1425,7 @@ mod parallel {
         assert_eq!(s, pn_status::Stopped);
         assert_eq!(r.outcome, pn_outcome::Unknown as u32);
         assert_eq!(stones_after, stones);
-        assert_eq!(LOG.counts(), (2, 2));
+        assert_eq!(LOG.counts(), (3, 3));
     }
 
     #[test]

@@ -50,6 +50,7 @@ class Config(C.Structure):
         ("arena_nodes", C.c_size_t),
         ("second_level_nodes", C.c_size_t),
         ("engine", C.c_uint32),
+        ("confirm", C.c_size_t),
     ]
 
 
@@ -132,6 +133,8 @@ class Stats(C.Structure):
         ("jobs", C.c_uint64),
         ("threads", C.c_uint32),
         ("worker_idle_per_mille", C.c_uint32),
+        ("confirm_nodes", C.c_uint64),
+        ("refutations", C.c_uint64),
     ]
 
 
@@ -171,7 +174,7 @@ def _declare(lib: C.CDLL) -> None:
         "pn_version_string": (C.c_char_p, []),
         "pn_features": (u32, []),
         "pn_status_str": (C.c_char_p, [u32]),
-        "pn_config_default_v2": (Config, []),
+        "pn_config_default_v3": (Config, []),
         "pn_limits_default": (Limits, []),
         "pn_solver_memory_requirements": (
             status, [C.POINTER(Config), C.POINTER(size), C.POINTER(size)]),

@@ -78,7 +78,7 @@ class Solver:
         else:
             raise TypeError("epsilon must be a Fraction or a (numerator, denominator) pair; "
                             f"got {shown(epsilon)}")
-        config = lib.pn_config_default_v2()
+        config = lib.pn_config_default_v3()
         config.table_bytes = _check_int("table_bytes", table_bytes, _abi.TABLE_MIN_BYTES,
                                         size_max)
         config.max_depth = _check_int("max_depth", max_depth, 1, _abi.MAX_DEPTH_LIMIT)

@@ -23,6 +23,8 @@ use crate::status::pn_status;
 use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 
 #[cfg(feature = "std")]
+mod certificates;
+#[cfg(feature = "std")]
 mod loaded;
 
 /// A pile and the side to move, plus knobs for misbehaving. Plain data (copied by `clone`,
@@ -987,6 +989,82 @@ fn callers_with_the_first_versions_of_the_game_and_result_structs_still_work() {
     assert_eq!(s, pn_status::BadStructSize);
 }
 
+#[test]
+fn callers_with_the_second_versions_of_the_game_and_result_structs_still_work() {
+    use crate::result::pn_stats;
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile {
+        // Garbage, were it read: past the caller's struct, `encode` is never called.
+        encoding_length: Some(usize::MAX),
+        ..Pile::new(7)
+    };
+    let game = pn_game {
+        struct_size: core::mem::offset_of!(pn_game, encode),
+        ..pile.table()
+    };
+    let v2_result =
+        core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, confirm_nodes);
+    let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+    r.struct_size = v2_result;
+    r.stats.confirm_nodes = 77;
+    r.stats.refutations = 77;
+    // SAFETY: valid pointers; the pile outlives the call.
+    let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    assert_eq!(pile.encodes, 0);
+    assert_eq!(r.struct_size, v2_result);
+    assert_eq!((r.stats.confirm_nodes, r.stats.refutations), (77, 77));
+}
+
+#[test]
+fn default_configs_confirm_and_confirm_off_walks_nothing() {
+    for (confirm, walks) in [(None, true), (Some(crate::config::PN_CONFIRM_OFF), false)] {
+        let config = pn_config {
+            confirm: confirm.unwrap_or(small_config().confirm),
+            ..small_config()
+        };
+        let (_memory, solver) = solver(&config);
+        for n in [5u32, 8, 13] {
+            let mut pile = Pile::new(n);
+            let (s, r) = value(solver, &mut pile);
+            assert_eq!(s, pn_status::Ok);
+            assert_eq!(
+                r.stats.confirm_nodes > 0,
+                walks,
+                "pile {n}, confirm {confirm:?}"
+            );
+            assert_eq!(r.stats.refutations, 0);
+            // The walk tells positions apart by their encodings.
+            assert_eq!(pile.encodes > 0, walks, "pile {n}");
+        }
+    }
+}
+
+#[test]
+fn an_encoding_longer_than_the_capacity_is_an_invalid_callback() {
+    let (_memory, solver) = solver(&small_config());
+    for length in [crate::game::PN_ENCODING_CAPACITY + 1, usize::MAX] {
+        let mut pile = Pile {
+            encoding_length: Some(length),
+            ..Pile::new(9)
+        };
+        let (s, r) = value(solver, &mut pile);
+        assert_eq!((s, r.outcome), (pn_status::CallbackInvalid, 0));
+        assert_eq!(r.has_best_move, 0);
+        assert_eq!(
+            (pile.stones, pile.to_move),
+            (9, 0),
+            "the position is restored"
+        );
+    }
+    // Exactly the capacity is fine (the pile writes its 5 bytes and claims the rest).
+    let mut pile = Pile {
+        encoding_length: Some(crate::game::PN_ENCODING_CAPACITY),
+        ..Pile::new(9)
+    };
+    assert_eq!(value(solver, &mut pile).0, pn_status::Ok);
+}
+
 #[cfg(not(feature = "std"))]
 #[test]
 fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
@@ -1012,6 +1090,62 @@ fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
         crate::version::pn_features() & crate::version::PN_FEATURE_PARALLEL,
         0
     );
+}
+
+#[cfg(not(feature = "std"))]
+#[test]
+fn without_std_the_checker_is_unsupported_and_certificates_are_still_written() {
+    use crate::certificate::{pn_certificate_check, pn_certify, pn_check_report};
+    unsafe extern "C" fn count(ctx: *mut c_void, _bytes: *const u8, length: usize) -> c_int {
+        // SAFETY: `ctx` is the test's counter.
+        unsafe { *(ctx as *mut usize) += length };
+        0
+    }
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(5);
+    let game = pile.table();
+    let mut written = 0usize;
+    let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+    let name = b"subtraction";
+    // SAFETY: valid pointers; the counter outlives the call.
+    let s = unsafe {
+        pn_certify(
+            solver,
+            &game,
+            0,
+            pn_outcome::Proven as u32,
+            name.as_ptr().cast(),
+            name.len(),
+            Some(count),
+            (&mut written as *mut usize).cast(),
+            null(),
+            &mut r,
+        )
+    };
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Proven as u32));
+    assert!(written > 0, "the writer needs no heap");
+    let mut report = pn_check_report {
+        struct_size: size_of::<pn_check_report>(),
+        ..pn_check_report::default()
+    };
+    // SAFETY: valid pointers; nothing is read without std.
+    let s = unsafe {
+        pn_certificate_check(
+            &game,
+            name.as_ptr().cast(),
+            name.len(),
+            null(),
+            0,
+            null(),
+            null_mut(),
+            0,
+            null_mut(),
+            0,
+            &mut report,
+        )
+    };
+    assert_eq!(s, pn_status::Unsupported);
+    assert_eq!(report.verdict, 0, "nothing written");
 }
 
 /// The parallel calls: the same games with worker threads, each on its own copy.

@@ -54,6 +54,7 @@ int main(void) {
     FIELD(pn_game, repetition_value);
     FIELD(pn_game, repetition_rule);
     FIELD(pn_game, copy_size);
+    FIELD(pn_game, encode);
     SIZE(pn_stats);
     FIELD(pn_stats, nodes);
     FIELD(pn_stats, mid_calls);

@@ -81,10 +81,10 @@ static void test_version(void) {
 
 static void test_status_strings(void) {
     uint32_t s, t;
-    const char *unknown = pn_status_str(PN_STATUS_MEMORY_LIMIT + 1); /* the last status */
+    const char *unknown = pn_status_str(PN_STATUS_CERTIFICATE_INVALID + 1); /* the last status */
     CHECK(strcmp(unknown, "unknown status code") == 0);
     CHECK(strcmp(pn_status_str(0xFFFFFFFFu), "unknown status code") == 0);
-    for (s = PN_STATUS_OK; s <= PN_STATUS_MEMORY_LIMIT; s++) {
+    for (s = PN_STATUS_OK; s <= PN_STATUS_CERTIFICATE_INVALID; s++) {
         const char *m = pn_status_str(s);
         CHECK(m != NULL && m[0] != '\0' && strcmp(m, unknown) != 0);
         for (t = 0; t < s; t++) CHECK(strcmp(m, pn_status_str(t)) != 0);
@@ -1415,8 +1415,9 @@ static pn_solver *parallel_solver(uint32_t threads, size_t table_bytes, void **m
     return malloc_solver(&c, memory);
 }
 
-/* Checks one value call: the oracle's value, one copy per thread made and freed, the
- * position untouched, the statistics of a parallel call. */
+/* Checks one value call: the oracle's value, one copy per thread and one for the walk that
+ * confirms the answer made and freed, the position untouched, the statistics of a parallel
+ * call. */
 static void check_parallel_value(pn_solver *solver, const pn_game *game, counted *c,
                                  uint32_t threads, int oracle) {
     counted before = *c;
@@ -1427,8 +1428,9 @@ static void check_parallel_value(pn_solver *solver, const pn_game *game, counted
                                                                   : PN_OUTCOME_DRAW));
     CHECK(r.stats.threads == threads && r.stats.jobs >= 1 && r.distance == 0);
     CHECK(r.stats.worker_idle_per_mille <= 1000);
-    CHECK(count_of(&c->log->made) - log_before.made == (int)threads);
-    CHECK(count_of(&c->log->freed) - log_before.freed == (int)threads);
+    CHECK(count_of(&c->log->made) - log_before.made == (int)threads + 1);
+    CHECK(count_of(&c->log->freed) - log_before.freed == (int)threads + 1);
+    CHECK(r.stats.confirm_nodes > 0 && r.stats.refutations == 0);
     CHECK(memcmp(&before.g, &c->g, sizeof before.g) == 0); /* only read */
 }
 
@@ -1522,7 +1524,7 @@ static void test_parallel_connect4(int width, int height, uint32_t threads, int 
                                                                   : PN_OUTCOME_DRAW));
     CHECK(r.stats.jobs > 1 && r.stats.threads == threads);
     CHECK(c.g.c4.moves == 0 && c.g.c4.mask == 0);
-    CHECK(count_of(&log.made) == (by_bytes ? 0 : (int)threads));
+    CHECK(count_of(&log.made) == (by_bytes ? 0 : (int)threads + 1)); /* + the walk's */
     CHECK(count_of(&log.freed) == count_of(&log.made));
     /* The best move keeps the value. */
     if (r.has_best_move) {
@@ -1608,7 +1610,7 @@ static void test_parallel_copy_errors(void) {
         CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), want[mode]);
         CHECK(r.status == (uint32_t)want[mode]);
         CHECK(r.outcome == PN_OUTCOME_UNKNOWN && r.has_best_move == 0);
-        CHECK(log.made == 4 && log.freed == 4);
+        CHECK(log.made == 5 && log.freed == 5); /* four workers' copies and the walk's */
         CHECK(c.g.faulty.calls == 0); /* the game's own position was never played on */
     }
     free(mem);
@@ -1700,7 +1702,7 @@ static void test_parallel_limits_and_stop(void) {
     CHECK(progress.reports >= 2 && progress.monotonic);
     CHECK(progress.last_nodes <= r.stats.nodes);
     CHECK(c.g.c4.moves == 0 && c.g.c4.mask == 0);
-    CHECK(count_of(&log.made) == 3 * (int)threads && count_of(&log.freed) == log.made);
+    CHECK(count_of(&log.made) == 3 * ((int)threads + 1) && count_of(&log.freed) == log.made);
     free(mem);
 
     /* A stop from another thread. */
@@ -1719,7 +1721,7 @@ static void test_parallel_limits_and_stop(void) {
         CHECK_STATUS(job.status, PN_STATUS_STOPPED);
         CHECK(job.result.outcome == PN_OUTCOME_UNKNOWN);
         CHECK(job.game.g.c4.moves == 0 && job.game.g.c4.mask == 0);
-        CHECK(job.log.made == 4 && job.log.freed == 4);
+        CHECK(job.log.made == 5 && job.log.freed == 5);
         printf("parallel search stopped from another thread after %llu nodes, %llu jobs\n",
                (unsigned long long)job.result.stats.nodes,
                (unsigned long long)job.result.stats.jobs);
@@ -1756,7 +1758,7 @@ static void test_first_struct_versions(void) {
         CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), PN_STATUS_OK);
         CHECK(r.struct_size == result_v1 && r.outcome == PN_OUTCOME_DRAW);
         CHECK(all_bytes_are((const unsigned char *)&r + result_v1, sizeof r - result_v1, POISON));
-        CHECK(log.made == 2 && log.freed == 2);
+        CHECK(log.made == 3 && log.freed == 3); /* two workers' copies and the walk's */
     }
     /* A size that was never a version. */
     game.struct_size = game_v1 - 4;

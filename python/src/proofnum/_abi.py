@@ -94,6 +94,7 @@ OUTCOME_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32))
 GENERATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t))
 MOVE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32)
 ESTIMATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32), C.POINTER(C.c_uint32))
+ENCODE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t))
 
 
 class GameTable(C.Structure):
@@ -114,6 +115,7 @@ class GameTable(C.Structure):
         ("repetition_value", OUTCOME_FN),
         ("repetition_rule", C.c_uint32),
         ("copy_size", C.c_size_t),
+        ("encode", ENCODE_FN),
     ]
 
 

@@ -943,7 +943,8 @@ typedef struct pn_result {
 
 /**
  * Takes the next `length` bytes of a certificate (at `bytes`, valid only during the call;
- * never called with `length` 0). Returns 0 when it took them all; anything else refuses them,
+ * never called with `length` 0; the library gathers the certificate into pieces of a few
+ * hundred bytes). Returns 0 when it took them all; anything else refuses them,
  * which ends `pn_certify` with `PN_STATUS_OUTPUT_FAILED`. Called on the thread of
  * `pn_certify`; it must not unwind or `longjmp`, and must not call the solver (only
  * `pn_solver_stop`).

@@ -20,13 +20,15 @@ use proofnum_core::certificate::{Sink, SinkError};
 
 use crate::boundary::{SizedStruct, guard, out_struct, read_input, slice};
 use crate::config::pn_limits;
-use crate::game::{pn_game, pn_side};
+use crate::game::{pn_game, pn_outcome, pn_side};
 use crate::proof::{claim_of, walked};
+use crate::result::pn_result;
 use crate::solver::{handle, pn_solver, with_rule};
 use crate::status::pn_status;
 
 /// Takes the next `length` bytes of a certificate (at `bytes`, valid only during the call;
-/// never called with `length` 0). Returns 0 when it took them all; anything else refuses them,
+/// never called with `length` 0; the library gathers the certificate into pieces of a few
+/// hundred bytes). Returns 0 when it took them all; anything else refuses them,
 /// which ends `pn_certify` with `PN_STATUS_OUTPUT_FAILED`. Called on the thread of
 /// `pn_certify`; it must not unwind or `longjmp`, and must not call the solver (only
 /// `pn_solver_stop`).
@@ -35,21 +37,60 @@ pub type pn_sink_fn =
 
 type SinkFn = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> c_int;
 
-/// A C sink callback as the core's [`Sink`].
+/// Bytes gathered before the sink callback is called: the writer produces a certificate a
+/// field at a time (a tag, a varint), and one call per field would make a C or Python sink
+/// the walk's bottleneck. 512 bytes keeps callbacks about two orders of magnitude fewer
+/// while the buffer stays small enough for a microcontroller's stack.
+const SINK_BUFFER_BYTES: usize = 512;
+
+/// A C sink callback as the core's [`Sink`], called with pieces of up to
+/// [`SINK_BUFFER_BYTES`] bytes (a field longer than that is passed on whole).
 struct CSink {
     write: SinkFn,
     ctx: *mut c_void,
+    buffer: [u8; SINK_BUFFER_BYTES],
+    len: usize,
+}
+
+impl CSink {
+    fn new(write: SinkFn, ctx: *mut c_void) -> CSink {
+        CSink {
+            write,
+            ctx,
+            buffer: [0; SINK_BUFFER_BYTES],
+            len: 0,
+        }
+    }
+
+    /// Passes `bytes` (not empty) to the callback.
+    fn call(write: SinkFn, ctx: *mut c_void, bytes: &[u8]) -> Result<(), SinkError> {
+        // SAFETY: the caller of `pn_certify` promised the sink may be called with its context
+        // on this thread during the call; `bytes` is a live slice for the length passed.
+        let rc = unsafe { write(ctx, bytes.as_ptr(), bytes.len()) };
+        if rc == 0 { Ok(()) } else { Err(SinkError) }
+    }
+
+    /// Passes on what the buffer holds.
+    fn flush(&mut self) -> Result<(), SinkError> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        let len = core::mem::take(&mut self.len);
+        Self::call(self.write, self.ctx, &self.buffer[..len])
+    }
 }
 
 impl Sink for CSink {
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), SinkError> {
-        if bytes.is_empty() {
-            return Ok(());
+        if self.len + bytes.len() > SINK_BUFFER_BYTES {
+            self.flush()?;
         }
-        // SAFETY: the caller of `pn_certify` promised the sink may be called with its context
-        // on this thread during the call; `bytes` is a live slice for the length passed.
-        let rc = unsafe { (self.write)(self.ctx, bytes.as_ptr(), bytes.len()) };
-        if rc == 0 { Ok(()) } else { Err(SinkError) }
+        if bytes.len() > SINK_BUFFER_BYTES {
+            return Self::call(self.write, self.ctx, bytes);
+        }
+        self.buffer[self.len..self.len + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+        Ok(())
     }
 }
 
@@ -113,7 +154,7 @@ pub unsafe extern "C" fn pn_certify(
     sink: pn_sink_fn,
     sink_ctx: *mut c_void,
     limits: *const pn_limits,
-    out_result: *mut crate::result::pn_result,
+    out_result: *mut pn_result,
 ) -> pn_status {
     guard(|| {
         // SAFETY: forwarded from the caller.
@@ -132,16 +173,23 @@ pub unsafe extern "C" fn pn_certify(
         let game_name = unsafe { name(game_name, game_name_length, Some(solver))? };
         let locked = solver.lock()?;
         let stop = solver.stop_flag();
-        let mut sink = CSink {
-            write,
-            ctx: sink_ctx,
-        };
+        let mut sink = CSink::new(write, sink_ctx);
         let result = with_rule!(locked.inner, &game, |dfpn, g, table, memo| {
             limits.with(stop, |l| {
                 dfpn.certify(g, attacker, claim, table, memo, game_name, &mut sink, l)
             })
         })
-        .map(|(v, failure)| walked(&v, failure, claim));
+        .map(|(v, failure)| {
+            let result = walked(&v, failure, claim);
+            // The certificate's last piece; a refusal of it spoils a complete certificate.
+            match (sink.flush(), result.status()) {
+                (Err(SinkError), pn_status::Ok) => pn_result {
+                    stats: result.stats,
+                    ..pn_result::new(pn_status::OutputFailed, pn_outcome::Unknown)
+                },
+                _ => result,
+            }
+        });
         solver.finish(result, out_result)
     })
 }

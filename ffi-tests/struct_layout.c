@@ -84,5 +84,19 @@ int main(void) {
     FIELD(pn_table_info, entries);
     FIELD(pn_table_info, generation);
     FIELD(pn_table_info, fill_per_mille);
+    SIZE(pn_check_limits);
+    FIELD(pn_check_limits, struct_size);
+    FIELD(pn_check_limits, max_positions);
+    FIELD(pn_check_limits, max_moves);
+    SIZE(pn_check_report);
+    FIELD(pn_check_report, struct_size);
+    FIELD(pn_check_report, verdict);
+    FIELD(pn_check_report, exact);
+    FIELD(pn_check_report, positions);
+    FIELD(pn_check_report, records);
+    FIELD(pn_check_report, depth);
+    FIELD(pn_check_report, offset);
+    FIELD(pn_check_report, line_length);
+    FIELD(pn_check_report, message_length);
     return 0;
 }

@@ -53,9 +53,16 @@ typedef struct pn_solver pn_solver;
 #define PN_DEFAULT_MAX_MOVES 64
 
 /**
- * Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
+ * Default size of the verification memo (`verify_memo_entries`): 65 536 entries, 512 KiB,
+ * which remember up to 24 576 positions (two entries a position, a quarter kept free). Every
+ * confirmed answer walks its whole proof, and a walk whose memo is too small for the proof's
+ * positions walks each transposition again: in Connect Four, whose proofs are full of
+ * transpositions, the walks of a 4096-entry memo visited several times the positions of one
+ * that holds the proof. This size holds the proofs of what a default 1 MiB table solves, at
+ * half the table's memory. Each walk clears its memo first, so a caller running many tiny
+ * searches (a few hundred positions each) saves that time with a smaller one.
  */
-#define PN_DEFAULT_VERIFY_MEMO_ENTRIES 4096
+#define PN_DEFAULT_VERIFY_MEMO_ENTRIES (1 << 16)
 
 /**
  * `pn_config.confirm`: every solved answer is confirmed before it is reported (the default).
@@ -512,8 +519,11 @@ typedef struct pn_config {
      */
     size_t table_bytes;
     /**
-     * Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
-     * transposition is walked once; 0 works, walking transpositions again.
+     * Entries (8 bytes each, two a position) of the set of positions the verification walks
+     * remember, so a transposition is walked once: the walks that confirm answers (every
+     * solve call, by default), `pn_verify` and `pn_certify` (where a remembered position is
+     * also written once). 0 works, walking transpositions again; see
+     * `PN_DEFAULT_VERIFY_MEMO_ENTRIES`.
      */
     size_t verify_memo_entries;
     /**
@@ -1052,9 +1062,9 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The default configuration: df-pn, a 1 MiB table, a 4096-entry verification memo, lines of
- * up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
- * calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
+ * The default configuration: df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification
+ * memo, lines of up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core
+ * for the parallel calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
  * arena sizes).
  *
  * The header names this function `pn_config_default` (a macro). The symbols of the earlier

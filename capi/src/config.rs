@@ -23,8 +23,15 @@ pub const PN_DEFAULT_TABLE_BYTES: usize = 1 << 20;
 pub const PN_DEFAULT_MAX_DEPTH: u32 = 128;
 /// Default most moves in a position; more stops the search with `PN_STATUS_TOO_MANY_MOVES`.
 pub const PN_DEFAULT_MAX_MOVES: u32 = 64;
-/// Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
-pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 4096;
+/// Default size of the verification memo (`verify_memo_entries`): 65 536 entries, 512 KiB,
+/// which remember up to 24 576 positions (two entries a position, a quarter kept free). Every
+/// confirmed answer walks its whole proof, and a walk whose memo is too small for the proof's
+/// positions walks each transposition again: in Connect Four, whose proofs are full of
+/// transpositions, the walks of a 4096-entry memo visited several times the positions of one
+/// that holds the proof. This size holds the proofs of what a default 1 MiB table solves, at
+/// half the table's memory. Each walk clears its memo first, so a caller running many tiny
+/// searches (a few hundred positions each) saves that time with a smaller one.
+pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 1 << 16;
 /// `pn_config.confirm`: every solved answer is confirmed before it is reported (the default).
 pub const PN_CONFIRM: usize = 1;
 /// `pn_config.confirm`: answers are reported as the search found them, unconfirmed.
@@ -93,8 +100,11 @@ pub struct pn_config {
     /// Bytes of the transposition table, at least `PN_TABLE_MIN_BYTES`. More is faster on
     /// hard positions; the table is lossy, so any size gives correct answers.
     pub table_bytes: usize,
-    /// Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
-    /// transposition is walked once; 0 works, walking transpositions again.
+    /// Entries (8 bytes each, two a position) of the set of positions the verification walks
+    /// remember, so a transposition is walked once: the walks that confirm answers (every
+    /// solve call, by default), `pn_verify` and `pn_certify` (where a remembered position is
+    /// also written once). 0 works, walking transpositions again; see
+    /// `PN_DEFAULT_VERIFY_MEMO_ENTRIES`.
     pub verify_memo_entries: usize,
     /// The deepest line the search may follow, in plies (1 ..= `PN_MAX_DEPTH_LIMIT`).
     pub max_depth: u32,
@@ -297,9 +307,9 @@ impl pn_config {
     }
 }
 
-/// The default configuration: df-pn, a 1 MiB table, a 4096-entry verification memo, lines of
-/// up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
-/// calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
+/// The default configuration: df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification
+/// memo, lines of up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core
+/// for the parallel calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
 /// arena sizes).
 ///
 /// The header names this function `pn_config_default` (a macro). The symbols of the earlier

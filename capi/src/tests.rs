@@ -334,6 +334,8 @@ fn small_config() -> pn_config {
         table_bytes: 4096,
         max_depth: 64,
         max_moves: 3,
+        // The subtraction game's proofs are small; every walk clears its memo.
+        verify_memo_entries: 1024,
         ..pn_config_default()
     }
 }

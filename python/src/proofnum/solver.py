@@ -66,9 +66,10 @@ class Solver:
     plies), `max_moves` (the most moves a position may have), `epsilon` (ε of df-pn's 1+ε
     trick, a Fraction or (numerator, denominator); 0 is classic df-pn), `engine`, the PNS
     arena's `arena_nodes` and PN²'s `second_level_nodes` (0: the library's defaults),
-    `verify_memo_entries` (8 bytes each: the walks that confirm answers, `verify` and
-    `certify` remember the positions they checked there, so a transposition is walked once),
-    and `confirm`.
+    `verify_memo_entries` (8 bytes each, two a position: the walks that confirm answers,
+    `verify` and `certify` remember the positions they checked there, so a transposition is
+    walked once; the default, 65 536 entries, holds the proofs a default table finds), and
+    `confirm`.
 
     `confirm=True` (the default): every answer is confirmed before it is returned, by a walk of
     its whole proof that trusts no solved table entry and accepts only positions the game
@@ -84,7 +85,7 @@ class Solver:
     def __init__(self, *, table_bytes: int = 1 << 20, max_depth: int = 128,
                  max_moves: int = 64, epsilon: Epsilon = Fraction(1, 4),
                  engine: Engine = Engine.DFPN, arena_nodes: int = 0,
-                 second_level_nodes: int = 0, verify_memo_entries: int = 4096,
+                 second_level_nodes: int = 0, verify_memo_entries: int = 1 << 16,
                  confirm: bool = True) -> None:
         lib = _abi.library()
         size_max = 2 ** (8 * C.sizeof(C.c_size_t)) - 1

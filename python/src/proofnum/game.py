@@ -37,10 +37,11 @@ class Game(Protocol):
     Implement the six methods (subclass `Game`, or write any class with these methods). The
     solver plays moves and takes them back on the one object, so `play` followed by `undo` of
     the same move must restore the position exactly. Moves are
-    ints from 0 to 2**32 - 1, whatever they mean to the game. Positions are told apart by
-    `hash()` alone: equal positions (with the same side to move) must hash equal, and different
-    ones should differ in all 64 bits (a hash collision can mislead the search; `Solver.verify`
-    catches it).
+    ints from 0 to 2**32 - 1, whatever they mean to the game. The search tells positions apart
+    by `hash()`: equal positions (with the same side to move) must hash equal, and different
+    ones should differ in all 64 bits. A hash collision can mislead the search; the walk that
+    confirms every answer (`Solver(confirm=True)`, the default) then reports `Unconfirmed`
+    rather than a wrong answer, exactly so when the game has `encode()`.
 
     Optional, used when present:
 

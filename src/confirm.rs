@@ -136,7 +136,7 @@ pub fn confirmed<G: Game, T: TranspositionTable>(
         let v = limits.after(&spent, |l| {
             walker.verify(game, attacker, claim, table, memo, l)
         });
-        spent.confirm_nodes += v.stats.nodes;
+        spent.confirm_nodes += v.stats.nodes + v.stats.search_nodes;
         spent.elapsed_us = since(limits, start_us).or(spent.elapsed_us);
         match v.verdict {
             Verdict::Verified => {

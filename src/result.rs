@@ -42,7 +42,8 @@ pub struct Stats {
     pub table: TableStats,
     /// Microseconds spent, when the limits carried a clock.
     pub elapsed_us: Option<u64>,
-    /// Positions the confirmation walks visited ([`crate::confirm`]), on top of `nodes`.
+    /// Positions the confirmation walks visited and their searches evaluated
+    /// ([`crate::confirm`]), on top of `nodes`.
     pub confirm_nodes: u64,
     /// Answers their confirmation refuted, each searched again over new table keys.
     pub refutations: u64,

@@ -219,3 +219,69 @@ fn keys_that_differ_only_where_an_unsolved_entry_does_not_look_cost_no_answer() 
         assert!(t.probe(key_p ^ 1).is_none());
     }
 }
+
+/// A finished game whose moves, asked for anyway, lead on forever: the root (First to move)
+/// has one move, to a position where First has won; a search that expanded that position
+/// would walk an endless line (each position one move) instead.
+#[derive(Clone, Debug)]
+struct PastTheEnd {
+    /// 0 the root, 1 the finished position, then the endless line.
+    at: u64,
+}
+
+impl proofnum::Game for PastTheEnd {
+    type Move = u8;
+    const REPETITION_RULE: proofnum::RepetitionRule = proofnum::RepetitionRule::Acyclic;
+    fn side_to_move(&self) -> Player {
+        if self.at % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+    fn hash(&self) -> u64 {
+        self.at.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xABCD
+    }
+    fn outcome(&self) -> proofnum::Outcome {
+        match self.at {
+            1 => proofnum::Outcome::Loss, // First has won: Second, to move, has lost
+            _ => proofnum::Outcome::Unknown,
+        }
+    }
+    fn generate_moves(&self, moves: &mut proofnum::MoveList<'_, u8>) {
+        moves.push(0); // even past the end: the game never checks
+    }
+    fn play(&mut self, _: u8) {
+        self.at += 1;
+    }
+    fn undo(&mut self, _: u8) {
+        self.at -= 1;
+    }
+}
+
+#[test]
+fn a_finished_game_the_table_calls_unsolved_is_not_searched_past_its_end() {
+    use proofnum::Numbers;
+    use proofnum::table::{Entry, TranspositionTable, position_key};
+    // The table says the finished position is unsolved (a false match, or a forged table):
+    // the search must ask the game's outcome before expanding it. Searching past the end ran
+    // to the node or depth limit instead (and in games whose line past the end is finite,
+    // could reach a wrong answer).
+    for bytes in TABLE_BYTES {
+        let mut memory = vec![0u8; bytes];
+        let mut table = Table::new(&mut memory).unwrap();
+        let finished = PastTheEnd { at: 1 };
+        let key = position_key(proofnum::Game::hash(&finished), Player::First, 0);
+        table.store(key, &Entry::new(Numbers::new(1, 1), None, 0, 1));
+        let mut stack = vec![0u8; Dfpn::<PastTheEnd>::stack_bytes(64, 1)];
+        let mut dfpn = Dfpn::<PastTheEnd>::new(&mut stack, 64, 1, DfpnConfig::default()).unwrap();
+        let r = dfpn.solve(
+            &mut PastTheEnd { at: 0 },
+            Player::First,
+            &mut table,
+            &mut Limits::nodes(100_000),
+        );
+        assert_eq!(r.status, Status::Proven, "{bytes} bytes");
+        assert!(r.stats.mid_calls <= 3, "{} MID calls", r.stats.mid_calls);
+    }
+}

@@ -256,6 +256,7 @@ mod tests {
             (24, 25),
             "appended after MEMORY_LIMIT"
         );
+        assert_eq!(pn_status::ALL.last(), Some(&pn_status::CertificateInvalid));
         assert_eq!(
             pn_status::from_reason(Reason::WorkLimit),
             pn_status::InternalError

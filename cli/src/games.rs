@@ -3,11 +3,12 @@
 //! solver's buffers must be.
 
 use proofnum::{Game, MoveCodec, Player};
-use proofnum_games::atarigo::{AtariGo, Point, notation::setup_size};
+use proofnum_games::atarigo::{self, AtariGo, Point, notation::setup_size};
 use proofnum_games::connect4::ConnectFour;
+use proofnum_games::connect4::knowledge::{Restricted, rules};
 use proofnum_games::input::quote;
 use proofnum_games::tictactoe::TicTacToe;
-use proofnum_games::uttt::Uttt;
+use proofnum_games::uttt::{self, Uttt};
 
 /// A game the command line knows: its name on the command line and its position notation.
 pub struct GameInfo {
@@ -99,6 +100,14 @@ pub fn with_game<W: WithGame>(name: &str, position: &str, action: W) -> Result<W
 /// Its moves have integer codes ([`MoveCodec`]) so that the distributed solver can send jobs
 /// between processes, and a position can be shared between threads (`Sync`).
 pub trait Bundled: Game<Move: Send> + MoveCodec + Clone + Send + Sync + Sized {
+    /// The game's name on the command line (one of [`GAMES`]), also written into certificates.
+    const NAME: &'static str;
+    /// The game with its rules alone, none of its knowledge (no early values, no moves left
+    /// out): certificates are written and checked against it, so that a check rests on the
+    /// rules only. Its positions, hashes and encodings are the game's.
+    type RulesOnly: Game<Move = Self::Move> + Clone;
+    /// This position in [`RulesOnly`](Bundled::RulesOnly).
+    fn rules_only(&self) -> Self::RulesOnly;
     /// Longest line, in plies, the stack must hold.
     const MAX_DEPTH: usize;
     /// Most moves in a position.
@@ -157,6 +166,11 @@ pub trait Bundled: Game<Move: Send> + MoveCodec + Clone + Send + Sync + Sized {
 }
 
 impl Bundled for ConnectFour {
+    const NAME: &'static str = "connect4";
+    type RulesOnly = Restricted<7, 6, { rules::NONE }>;
+    fn rules_only(&self) -> Self::RulesOnly {
+        Restricted(*self)
+    }
     const MAX_DEPTH: usize = 42;
     const MAX_MOVES: usize = 7;
     fn title() -> String {
@@ -174,6 +188,11 @@ impl Bundled for ConnectFour {
 }
 
 impl Bundled for TicTacToe {
+    const NAME: &'static str = "tictactoe";
+    type RulesOnly = TicTacToe;
+    fn rules_only(&self) -> Self::RulesOnly {
+        self.clone()
+    }
     const MAX_DEPTH: usize = 9;
     const MAX_MOVES: usize = 9;
     fn title() -> String {
@@ -193,6 +212,11 @@ impl Bundled for TicTacToe {
 }
 
 impl Bundled for Uttt {
+    const NAME: &'static str = "uttt";
+    type RulesOnly = Uttt;
+    fn rules_only(&self) -> Self::RulesOnly {
+        self.clone().with_knowledge(uttt::Knowledge::NONE)
+    }
     const MAX_DEPTH: usize = 81;
     const MAX_MOVES: usize = 81;
     fn title() -> String {
@@ -224,6 +248,11 @@ impl Bundled for Uttt {
 }
 
 impl<const N: usize> Bundled for AtariGo<N> {
+    const NAME: &'static str = "atarigo";
+    type RulesOnly = atarigo::RulesOnly<N>;
+    fn rules_only(&self) -> Self::RulesOnly {
+        atarigo::RulesOnly(self.clone())
+    }
     const MAX_DEPTH: usize = N * N;
     const MAX_MOVES: usize = N * N;
     fn title() -> String {

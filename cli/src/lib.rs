@@ -8,6 +8,8 @@
 //! - [`report`]: the position, the answer, the best move, the principal variation, the proof
 //!   check and the search's figures, as the command line prints them;
 //! - [`progress`]: the progress line of a long search;
+//! - [`check`]: `proofnum check GAME POSITION FILE`, a certificate checked by
+//!   `proofnum-check`;
 //! - [`chess`]: `proofnum chess "<FEN>"`, the mate question with its own report (mate in N,
 //!   exact or an upper bound, the mating line);
 //! - [`output`]: standard output for the report ([`outln!`], [`out!`]), which ends the
@@ -18,6 +20,7 @@
 
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod chess;
 pub mod games;
 pub mod output;

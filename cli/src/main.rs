@@ -11,20 +11,26 @@
 //! proofnum connect4 4453 --threads 2
 //! proofnum chess "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"  # mate in 2 (exact), the line
 //! proofnum chess "<FEN>" --checks-only --seconds 10   # only mates by checks
+//! proofnum connect4 444444 --certificate c4.cert      # the proof as a certificate
+//! proofnum check connect4 444444 c4.cert               # checked from the rules alone
 //! ```
 //!
 //! Exit codes: 0 answered, 1 stopped by a limit (the answer is unknown), 2 bad input (unknown
 //! game or option, a position that cannot be read or contains an illegal move), 3 `--verify`
-//! refuted the answer (a bug: please report it), 141 standard output closed before the report
-//! was written (`proofnum ... | head`: the run ends there quietly, as a Unix tool that SIGPIPE
+//! refuted the answer (a bug: please report it) or `proofnum check` found the certificate
+//! invalid, 141 standard output closed before the report was written (`proofnum ... | head`: the run ends there quietly, as a Unix tool that SIGPIPE
 //! ends). `--help` says the rest.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{CommandFactory, Parser};
+use proofnum::{Game, Player};
+use proofnum_cli::check::{CheckCertificate, load, report};
 use proofnum_cli::games::{GAMES, with_game};
 use proofnum_cli::solve::{EXIT_BAD_INPUT, Options, Solve, parse_error_text};
+use proofnum_games::chess::{Chess, Knowledge, Rules};
 
 /// What `--help` says after the options: what the report means, and the exit codes.
 const AFTER_HELP: &str = "\
@@ -65,8 +71,35 @@ fn game_names() -> PossibleValuesParser {
     )
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::try_parse().unwrap_or_else(|e| {
+/// Check a proof certificate (`--certificate FILE`) against a position, from the game's rules
+/// alone: the checker shares no code with the search.
+///
+/// Exit codes: 0 valid, 1 stopped by --max-positions, 2 bad input (unknown game, a position
+/// that cannot be read, an unreadable file), 3 invalid (the first faulty step is printed).
+#[derive(Parser)]
+#[command(name = "proofnum check", version, arg_required_else_help = true)]
+struct CheckCli {
+    /// The game
+    #[arg(value_parser = game_names())]
+    game: String,
+    /// The position the certificate is about, in the game's notation (as given to solve it)
+    position: String,
+    /// The certificate file
+    file: PathBuf,
+    /// Stop after judging N positions
+    #[arg(long, value_name = "N", default_value_t = u64::MAX, hide_default_value = true)]
+    max_positions: u64,
+    /// chess: the certificate was written with --checks-only
+    #[arg(long)]
+    checks_only: bool,
+    /// chess: the certificate was written with --fifty-move
+    #[arg(long)]
+    fifty_move: bool,
+}
+
+/// Parses the arguments as `parser` does, with long arguments quoted short in errors.
+fn parse_or_exit<P: Parser>() -> P {
+    P::try_parse().unwrap_or_else(|e| {
         let args: Vec<String> = std::env::args_os()
             .map(|arg| arg.to_string_lossy().into_owned())
             .collect();
@@ -77,7 +110,78 @@ fn main() -> ExitCode {
             }
             None => e.exit(),
         }
-    });
+    })
+}
+
+/// `proofnum check GAME POSITION FILE`.
+fn check_main() -> ExitCode {
+    // The arguments after `check`, with the program's name in front.
+    let args: Vec<_> = std::env::args_os()
+        .enumerate()
+        .filter(|&(i, _)| i != 1)
+        .map(|(_, a)| a)
+        .collect();
+    let cli = CheckCli::try_parse_from(&args).unwrap_or_else(|e| e.exit());
+    let certificate = match load(&cli.file) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let check = CheckCertificate {
+        certificate: &certificate,
+        path: &cli.file,
+        max_positions: cli.max_positions,
+    };
+    let result = if cli.game == "chess" {
+        chess_check(&cli, check)
+    } else {
+        with_game(&cli.game, &cli.position, check).and_then(|r| r)
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(EXIT_BAD_INPUT)
+    })
+}
+
+/// Checks a chess certificate: the position with the rules it was solved under.
+fn chess_check(cli: &CheckCli, check: CheckCertificate<'_>) -> Result<ExitCode, String> {
+    let mut chess = if cli.position.trim().is_empty() {
+        Chess::startpos()
+    } else {
+        Chess::from_fen(&cli.position).map_err(|e| e.to_string())?
+    };
+    let attacker = match check.certificate {
+        Ok(c) => c.heading.attacker,
+        Err(_) => chess.side_to_move(),
+    };
+    // The rules alone, as the certificate was written.
+    chess = chess
+        .with_rules(Rules {
+            fifty_move_rule: cli.fifty_move,
+            checks_only: cli.checks_only.then_some(attacker),
+        })
+        .with_knowledge(Knowledge::NONE);
+    let name = |p: Player| match p {
+        Player::First => "White",
+        Player::Second => "Black",
+    };
+    // Moves as cozy-chess writes them (UCI-like; castling as the king taking its rook).
+    Ok(report(
+        &mut chess,
+        "chess",
+        check,
+        &name,
+        &|mv: proofnum_games::chess::Move| mv.to_cozy().to_string(),
+    ))
+}
+
+fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "check") {
+        return check_main();
+    }
+    let cli: Cli = parse_or_exit();
     if let Err(e) = cli.options.check() {
         Cli::command()
             .error(clap::error::ErrorKind::ArgumentConflict, e)

@@ -14,11 +14,14 @@ use crate::progress::{self, ProgressLine};
 use crate::report::count;
 use crate::solve::{Answer, Found, Options, Question};
 
-/// Answers `question` with `threads` workers; hands the table back for the line and check.
+/// Answers `question` with `threads` workers (confirmed with `memo` unless `--no-confirm`);
+/// hands the table back for the line and check.
+#[allow(clippy::too_many_arguments)]
 pub fn solve<'t, G: Bundled>(
     game: &G,
     question: Question,
     table: Table<'t>,
+    memo: &mut [u64],
     threads: usize,
     o: &Options,
     stop: &AtomicBool,
@@ -36,7 +39,7 @@ pub fn solve<'t, G: Bundled>(
     let mut show = |p: &ParallelProgress| {
         line.show(p.elapsed.as_secs_f64(), || progress::parallel(p));
     };
-    let shared = SharedTable::from_table(table);
+    let mut shared = SharedTable::from_table(table);
     let mut limits = ParallelLimits {
         max_nodes: o.max_nodes.unwrap_or(u64::MAX),
         stop: Some(stop),
@@ -46,11 +49,19 @@ pub fn solve<'t, G: Bundled>(
     };
     let (answer, best_move, s) = match question {
         Question::Value => {
-            let r = solver.solve_value(game, &shared, &mut limits);
+            let r = if o.no_confirm {
+                solver.solve_value(game, &shared, &mut limits)
+            } else {
+                solver.solve_value_confirmed(game, &mut shared, memo, &mut limits)
+            };
             (r.value.map(Answer::Value), r.best_move, r.stats)
         }
         Question::CanWin(attacker) => {
-            let r = solver.solve(game, attacker, &shared, &mut limits);
+            let r = if o.no_confirm {
+                solver.solve(game, attacker, &shared, &mut limits)
+            } else {
+                solver.solve_confirmed(game, attacker, &mut shared, memo, &mut limits)
+            };
             let answer = match r.status {
                 Status::Unknown(reason) => Err(reason),
                 settled => Ok(Answer::Status(settled)),
@@ -85,6 +96,7 @@ fn serial_stats(s: &ParallelStats) -> Stats {
         repetitions: s.repetitions,
         table: s.table,
         elapsed_us: Some(s.elapsed.as_micros() as u64),
-        ..Stats::default()
+        confirm_nodes: s.confirm_nodes,
+        refutations: s.refutations,
     }
 }

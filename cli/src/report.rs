@@ -18,11 +18,15 @@
 //! parallel solver by work spent when its threads split the root's moves, and the output says
 //! so.
 
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use proofnum::certificate::IoSink;
 use proofnum::table::Table;
-use proofnum::{Dfpn, Limits, Player, Reason, Stats, Status, Value, Verdict};
+use proofnum::{Dfpn, Game, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
 use crate::games::Bundled;
 use crate::outln;
@@ -73,8 +77,9 @@ pub fn position<G: Bundled>(game: &G) {
     }
 }
 
-/// Prints the search's figures: work, positions, time and speed, then the table's size, fill
-/// and traffic. `elapsed_s` is the wall time of the whole search.
+/// Prints the search's figures: work, positions, time and speed, the confirmation's walk,
+/// then the table's size, fill and traffic. `elapsed_s` is the wall time of the whole search,
+/// confirmation included.
 pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
     outln!(
         "{}: {}   positions: {}   time: {:.3} s   positions/s: {}",
@@ -84,6 +89,17 @@ pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
         elapsed_s,
         count((stats.nodes as f64 / elapsed_s.max(1e-9)) as u64)
     );
+    if stats.confirm_nodes > 0 || stats.refutations > 0 {
+        outln!(
+            "confirmed: {} positions walked ({:.1}% of the search's){}",
+            count(stats.confirm_nodes),
+            100.0 * stats.confirm_nodes as f64 / stats.nodes.max(1) as f64,
+            match stats.refutations {
+                0 => String::new(),
+                n => format!(", {n} answers refuted and searched again over new keys"),
+            }
+        );
+    }
     let t = stats.table;
     outln!(
         "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
@@ -333,6 +349,101 @@ pub fn answer_with_line<G: Bundled>(
         }
     }
     code
+}
+
+/// The claims an answer makes: one proof or disproof, or a draw's two disproofs.
+fn claims(question: Question, answer: Answer, mover: Player) -> Vec<Claim> {
+    match (question, answer) {
+        (_, Answer::Value(Value::Win)) => vec![proven(mover)],
+        (_, Answer::Value(Value::Loss)) => vec![proven(mover.opponent())],
+        (_, Answer::Value(Value::Draw)) => vec![disproven(mover), disproven(mover.opponent())],
+        (Question::CanWin(attacker), Answer::Status(status)) => vec![Claim { attacker, status }],
+        (Question::Value, Answer::Status(_)) => unreachable!("a yes/no answer needs --attacker"),
+    }
+}
+
+/// Writes the proof of `answer` as certificates (`proofnum::certificate`): one file at `path`,
+/// or for a draw's two disproofs `path.first` and `path.second` (by the player who cannot
+/// win), and prints where, their size and records. The proof is walked in the game with its
+/// rules alone ([`Bundled::RulesOnly`]), the table's entries serving as hints, so the
+/// certificate's leaves are finished games and its checker needs no knowledge of the game's.
+/// An `Err` says what failed: the file, or a walk that could not finish.
+pub fn certificates<G: Bundled>(
+    game: &G,
+    table: &mut Table<'_>,
+    memo: &mut [u64],
+    question: Question,
+    answer: Answer,
+    path: &Path,
+) -> Result<(), String> {
+    let mut stack = vec![0u8; Dfpn::<G::RulesOnly>::stack_bytes(G::MAX_DEPTH, G::MAX_MOVES)];
+    let mut dfpn = Dfpn::<G::RulesOnly>::new(
+        &mut stack,
+        G::MAX_DEPTH,
+        G::MAX_MOVES,
+        proofnum::DfpnConfig::default(),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut game = game.rules_only();
+    let game = &mut game;
+    let game_name = G::NAME;
+    let claims = claims(question, answer, game.side_to_move());
+    for claim in &claims {
+        let file_path = if claims.len() == 1 {
+            path.to_path_buf()
+        } else {
+            let suffix = match claim.attacker {
+                Player::First => "first",
+                Player::Second => "second",
+            };
+            let mut p = path.as_os_str().to_owned();
+            p.push(format!(".{suffix}"));
+            PathBuf::from(p)
+        };
+        let shown = file_path.display();
+        let file = File::create(&file_path).map_err(|e| format!("--certificate {shown}: {e}"))?;
+        let mut sink = IoSink(BufWriter::new(file));
+        let start = Instant::now();
+        let v = dfpn.certify(
+            game,
+            claim.attacker,
+            claim.status,
+            table,
+            memo,
+            game_name,
+            &mut sink,
+            &mut Limits::default(),
+        );
+        let flushed = sink
+            .0
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all());
+        let bytes = std::fs::metadata(&file_path).map(|m| m.len()).unwrap_or(0);
+        match (v.verdict, flushed) {
+            (Verdict::Verified, Ok(())) => outln!(
+                "certificate: {shown} ({} can{} force a win): {} bytes, {} records, written in \
+                 {:.2} s",
+                G::name(claim.attacker),
+                if claim.status == Status::Proven {
+                    ""
+                } else {
+                    "not"
+                },
+                count(bytes),
+                count(v.stats.records),
+                start.elapsed().as_secs_f64()
+            ),
+            (_, Err(e)) => return Err(format!("--certificate {shown}: {e}")),
+            (verdict, Ok(())) => {
+                let _ = std::fs::remove_file(&file_path);
+                return Err(format!(
+                    "--certificate {shown}: the proof walk ended {verdict:?}: no certificate"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn proven(attacker: Player) -> Claim {

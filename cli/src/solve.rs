@@ -31,6 +31,10 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 pub const DEFAULT_ARENA_MIB: usize = 256;
 /// PN²'s second-level nodes when `--second-level` is not given.
 pub const DEFAULT_SECOND_LEVEL: usize = 1 << 20;
+/// The confirmation walk's memory of the positions it verified, as a share of the table's
+/// bytes: 1/4 (16 bytes a position, so a quarter of the table remembers as many positions as
+/// the table holds entries). See `report::CONFIRM_FIGURES` for what it costs.
+pub const MEMO_SHARE_OF_TABLE: usize = 4;
 
 /// Exit code for bad input: an unknown game or option, a position that cannot be read (clap
 /// uses the same code for the errors it finds).
@@ -75,9 +79,18 @@ pub struct Options {
     /// some positions, far slower on others: measure
     #[arg(long)]
     pub weak_delta: bool,
-    /// Walk the whole proof again and report the check
+    /// Walk the whole proof again and report the check (every answer is confirmed by such a
+    /// walk anyway, unless --no-confirm)
     #[arg(long)]
     pub verify: bool,
+    /// Report answers without confirming them: faster, but an answer then rests on the table,
+    /// where a false match or two positions the game's hash confuses could make it wrong
+    #[arg(long)]
+    pub no_confirm: bool,
+    /// Write the proof of the answer as a certificate to FILE (a draw's two disproofs to
+    /// FILE.first and FILE.second); check it with `proofnum check GAME POSITION FILE`
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<std::path::PathBuf>,
     /// No progress line
     #[arg(long)]
     pub quiet: bool,
@@ -192,6 +205,12 @@ pub fn zeroed_buffer(flag: &str, bytes: usize) -> Result<Vec<u8>, String> {
     Ok(vec![0u8; bytes])
 }
 
+/// A zeroed buffer of `words` 64-bit words for the option `flag` (as [`zeroed_buffer`]).
+pub fn zeroed_words(flag: &str, words: usize) -> Result<Vec<u64>, String> {
+    check_allocatable(flag, words.saturating_mul(8))?;
+    Ok(vec![0u64; words])
+}
+
 /// Whether the allocator can give `bytes` now, for the option `flag`, whose memory is
 /// allocated elsewhere (the chess mate search's table).
 pub fn check_allocatable(flag: &str, bytes: usize) -> Result<(), String> {
@@ -291,6 +310,14 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
         o.dfpn_config(),
     )
     .map_err(|e| e.to_string())?;
+    // The confirmation walk's memory (none with --no-confirm and no walk asked for).
+    let walks = !o.no_confirm || o.verify || o.certificate.is_some();
+    let memo_bytes = if walks {
+        table_bytes / MEMO_SHARE_OF_TABLE
+    } else {
+        0
+    };
+    let mut memo = zeroed_words("--table-mib", memo_bytes / 8)?;
     let pns_config = match o.engine {
         Engine::Pn2 => PnsConfig::pn2(o.second_level),
         _ => PnsConfig::PNS,
@@ -320,8 +347,9 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let stop = AtomicBool::new(false);
     let found = match (pns.as_mut(), o.threads) {
         (None, Some(threads)) => {
-            let (found, back) =
-                crate::parallel::solve(&game, question, table, threads, o, &stop, &start)?;
+            let (found, back) = crate::parallel::solve(
+                &game, question, table, &mut memo, threads, o, &stop, &start,
+            )?;
             table = back;
             found
         }
@@ -342,18 +370,23 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
                 progress: Some(&mut show),
                 ..Limits::default()
             };
-            let found = match (pns, question) {
-                (Some(pns), Question::Value) => {
-                    Found::from_value(pns.solve_value(&mut game, &mut table, &mut limits))
+            let (g, t, m, l) = (&mut game, &mut table, &mut memo[..], &mut limits);
+            let found = match (pns, question, o.no_confirm) {
+                (Some(pns), Question::Value, true) => Found::from_value(pns.solve_value(g, t, l)),
+                (Some(pns), Question::CanWin(a), true) => Found::from_search(pns.solve(g, a, t, l)),
+                (None, Question::Value, true) => Found::from_value(dfpn.solve_value(g, t, l)),
+                (None, Question::CanWin(a), true) => Found::from_search(dfpn.solve(g, a, t, l)),
+                (Some(pns), Question::Value, false) => {
+                    Found::from_value(pns.solve_value_confirmed(&mut dfpn, g, t, m, l))
                 }
-                (Some(pns), Question::CanWin(a)) => {
-                    Found::from_search(pns.solve(&mut game, a, &mut table, &mut limits))
+                (Some(pns), Question::CanWin(a), false) => {
+                    Found::from_search(pns.solve_confirmed(&mut dfpn, g, a, t, m, l))
                 }
-                (None, Question::Value) => {
-                    Found::from_value(dfpn.solve_value(&mut game, &mut table, &mut limits))
+                (None, Question::Value, false) => {
+                    Found::from_value(dfpn.solve_value_confirmed(g, t, m, l))
                 }
-                (None, Question::CanWin(a)) => {
-                    Found::from_search(dfpn.solve(&mut game, a, &mut table, &mut limits))
+                (None, Question::CanWin(a), false) => {
+                    Found::from_search(dfpn.solve_confirmed(g, a, t, m, l))
                 }
             };
             line.finish();
@@ -367,9 +400,16 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     } else {
         report::Chooser::Distance
     };
-    let code = report::answer(
+    let mut code = report::answer(
         &mut dfpn, &mut game, &mut table, question, &found, chooser, o.verify,
     );
+    if let (Some(path), Ok(answer)) = (&o.certificate, found.answer) {
+        let written = report::certificates(&game, &mut table, &mut memo, question, answer, path);
+        if let Err(e) = written {
+            eprintln!("error: {e}");
+            code = ExitCode::from(report::EXIT_UNKNOWN);
+        }
+    }
     report::figures(work, &found.stats, elapsed, &table);
     match &pns {
         None if o.threads.is_some() => outln!(
@@ -378,9 +418,11 @@ fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
             count(table_bytes as u64)
         ),
         None => outln!(
-            "memory: table {} bytes + stack {} bytes (all the solver uses)",
+            "memory: table {} bytes + stack {} bytes + confirmation memo {} bytes (all the \
+             solver uses)",
             count(table_bytes as u64),
-            count(stack_bytes as u64)
+            count(stack_bytes as u64),
+            count(memo_bytes as u64)
         ),
         Some(pns) => {
             let a = pns.arena_stats();

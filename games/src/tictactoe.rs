@@ -123,6 +123,12 @@ impl Game for TicTacToe {
         self.marks[0] as u64 | (self.marks[1] as u64) << 9 | (self.to_move as u64) << 18
     }
 
+    /// The hash's bytes: it is exact.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        out[..4].copy_from_slice(&(self.hash() as u32).to_le_bytes());
+        Some(4)
+    }
+
     fn outcome(&self) -> Outcome {
         if self.previous_player_won() {
             Outcome::Loss

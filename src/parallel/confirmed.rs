@@ -84,7 +84,7 @@ impl ParallelSolver {
                     &mut walk_limits,
                 )
             });
-            spent.confirm_nodes += v.stats.nodes;
+            spent.confirm_nodes += v.stats.nodes + v.stats.search_nodes;
             spent.elapsed = start.elapsed();
             match v.verdict {
                 Verdict::Verified => {

@@ -68,6 +68,8 @@ pub struct VerifyStats {
     pub nodes: u64,
     /// Positions the table could not vouch for, searched again with df-pn.
     pub searches: u64,
+    /// Positions those searches evaluated (their `Stats::nodes`).
+    pub search_nodes: u64,
     /// Walks that reused a position already verified (transpositions).
     pub memo_hits: u64,
     /// Records written into the certificate ([`Dfpn::certify`](crate::Dfpn::certify)): the

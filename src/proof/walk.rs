@@ -7,7 +7,7 @@ use crate::game::{ENCODING_CAPACITY, Game, MoveList, Player, RepetitionRule};
 use crate::keys::{Keying, framed, known_numbers};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Reason};
 use crate::number::{INFINITE, Numbers};
-use crate::result::Status;
+use crate::result::{Stats, Status};
 use crate::table::TranspositionTable;
 use crate::table::entry::mix64;
 
@@ -204,16 +204,24 @@ impl<G: Game> Dfpn<'_, G> {
                     w.stats.searches += 1;
                     let infinite = Numbers::new(INFINITE, INFINITE);
                     self.root_excluded = frame.excluded;
-                    let r = self.search_from(
-                        game,
-                        w.attacker,
-                        infinite,
-                        depth,
-                        frame.first_child,
-                        table,
-                        limits,
-                    );
+                    // The search gets what the walk has left of the node budget.
+                    let spent = Stats {
+                        nodes: w.stats.nodes + w.stats.search_nodes,
+                        ..Stats::default()
+                    };
+                    let r = limits.after(&spent, |limits| {
+                        self.search_from(
+                            game,
+                            w.attacker,
+                            infinite,
+                            depth,
+                            frame.first_child,
+                            table,
+                            limits,
+                        )
+                    });
                     self.root_excluded = 0;
+                    w.stats.search_nodes += r.stats.nodes;
                     if let Status::Unknown(reason) = r.status {
                         return self.walk_abort(game, depth, reason);
                     }
@@ -320,37 +328,54 @@ impl<G: Game> Dfpn<'_, G> {
         }
         let winner_to_move = w.winner_to_move(mover);
         let excluded = again.map_or(0, |a| a.excluded);
+        let child_path = path_key ^ self.contribution(hash);
+        let mut hinted = false;
         for i in 0..n {
             let mv = self.scratch[i];
             let mut child = Child {
                 mv,
                 ..Child::default()
             };
-            if winner_to_move && !(i < 64 && excluded & (1 << i) != 0) {
-                // Children that win at once by the game's own scoring, then those the table
-                // says prove the node (numbers in this node's view).
-                game.play(mv);
-                let child_hash = game.hash();
-                let child_mover = game.side_to_move();
-                let flip = child_mover != mover;
-                let known = known_numbers(game.outcome(), child_mover, w.attacker);
-                let child_path = path_key ^ self.contribution(hash);
-                let numbers = known.or_else(|| {
-                    self.lookup(table, child_hash, child_path, true)
-                        .filter(|(e, _)| e.numbers.is_solved())
-                        .map(|(e, _)| {
-                            child.distance = e.distance;
-                            e.numbers
-                        })
-                });
-                game.undo(mv);
-                if let Some(own) = numbers {
-                    child.numbers = if flip { own.swapped() } else { own };
-                }
-            } else if winner_to_move {
+            let tried = i < 64 && excluded & (1 << i) != 0;
+            if winner_to_move && tried {
                 child.numbers = Numbers::LOSS; // failed here before
+            } else if winner_to_move {
+                // The children the table says prove the node (numbers in this node's view):
+                // only a hint, which the walk then checks.
+                let (child_hash, child_mover) = game.peek(mv);
+                child.flip = child_mover != mover;
+                if let Some((e, _)) = self
+                    .lookup(table, child_hash, child_path, true)
+                    .filter(|(e, _)| e.numbers.is_solved())
+                {
+                    child.distance = e.distance;
+                    child.numbers = if child.flip {
+                        e.numbers.swapped()
+                    } else {
+                        e.numbers
+                    };
+                    hinted |= child.numbers.is_win();
+                }
             }
             self.children[first + i] = child;
+        }
+        if winner_to_move && !hinted {
+            // No hint: the children the game itself scores as won, before a search.
+            for i in 0..n {
+                let child = &self.children[first + i];
+                if i < 64 && excluded & (1 << i) != 0 || child.numbers.is_solved() {
+                    continue;
+                }
+                let mv = child.mv;
+                game.play(mv);
+                let known = known_numbers(game.outcome(), game.side_to_move(), w.attacker);
+                game.undo(mv);
+                let child = &mut self.children[first + i];
+                if let Some(own) = known {
+                    child.numbers = if child.flip { own.swapped() } else { own };
+                    child.distance = 0;
+                }
+            }
         }
         if game.has_failed() {
             return Entered::Error(Reason::GameError);
@@ -557,7 +582,7 @@ impl Walker<'_, '_> {
     /// Why the walk must stop now: its node limit, the stop flag, or (checked every
     /// [`CLOCK_POLL_INTERVAL`] positions) the time limit.
     fn exceeded(&self, limits: &mut Limits<'_>) -> Option<Reason> {
-        let nodes = self.stats.nodes;
+        let nodes = self.stats.nodes + self.stats.search_nodes;
         if nodes >= limits.max_nodes {
             return Some(Reason::NodeLimit);
         }
@@ -566,7 +591,7 @@ impl Walker<'_, '_> {
         {
             return Some(Reason::Stopped);
         }
-        if nodes % CLOCK_POLL_INTERVAL == 0
+        if self.stats.nodes % CLOCK_POLL_INTERVAL == 0
             && let (Some(start), Some(now)) = (self.start_us, limits.now_us())
             && now.saturating_sub(start) >= limits.max_time_us
         {

@@ -23,7 +23,7 @@
 //! subtree with another position's value, then needs two positions whose 64-bit keys are
 //! equal: for a game whose hash is exact (a different hash for every position, as the bundled
 //! Connect Four's and tic-tac-toe's), never, since the searches make keys with a bijection of
-//! the hash ([`mix64`] of the hash XOR a salt); for a 64-bit running hash, only where two
+//! the hash (the splitmix64 finaliser of the hash XOR a salt); for a 64-bit running hash, only where two
 //! positions' game hashes collide. Unsolved entries still match on the 32 check bits (and the
 //! bucket): a false match there hands a search wrong numbers for a position it then searches
 //! itself, which costs work, never an answer (the searches check the game's own outcome of a

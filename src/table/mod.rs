@@ -19,20 +19,20 @@
 //! [`SharedTable`] (in [`shared`], on targets with 64-bit atomics) is the same bytes used from
 //! many threads at once; it converts to and from a [`Table`] without copying.
 //!
-//! # Trust: what a loaded table may make the solver say
-//! Every entry carries a 32-bit check over all its bits ([`entry`]), so random damage to saved
-//! bytes (a flipped bit, a torn write) makes an entry miss, with the odds of a key collision,
-//! about 2^-32 per probe; it never changes a value, a distance or a best move. The check is no
+//! # Trust: what the table may make the solver say
+//! A probe that matches another position's entry (a false match) may cost work, never an
+//! answer: solved entries match only their own 64-bit key, the searches ask the game's outcome
+//! of a position whose numbers came from the table before expanding it, and every answer can
+//! be confirmed ([`crate::confirm`]) by a walk that takes nothing from the table but which
+//! move to try first. Random damage to saved bytes (a flipped bit, a torn write) makes an
+//! entry miss: every entry carries a check over all its bits ([`entry`]). The check is no
 //! secret, though: whoever writes the bytes can write entries with valid checks that claim
-//! anything, and the searches believe their table (that is what makes it useful). So a table
-//! whose bytes came from outside, through [`Table::load`] or [`Table::attach`], is
-//! *untrusted* ([`Table::is_trusted`] is false) until [`Table::clear`] empties it, and an
-//! answer found over it is only a claim: confirm it with [`Dfpn::verify`](crate::Dfpn::verify),
-//! which uses the table only to choose which move to try first and accepts only leaves the game
-//! itself scores, so no table content can make it verify a false claim. The C interface does
-//! this for every solved answer over a table from `pn_table_load`, and searches again over an
-//! emptied table when the walk refutes it; the distance to the end of a solved line is the one
-//! thing it reports from the table unconfirmed.
+//! anything. So a table whose bytes came from outside, through [`Table::load`] or
+//! [`Table::attach`], is *untrusted* ([`Table::is_trusted`] is false) until [`Table::clear`]
+//! empties it, and an answer found over it is only a claim to confirm (the C interface confirms
+//! every answer over a loaded table, even when its caller opted out of confirmation).
+//! [`Table::rekey`] makes every entry unreachable at once, which a refuted confirmation uses
+//! before it searches again.
 
 pub mod entry;
 #[cfg(target_has_atomic = "64")]

@@ -37,12 +37,13 @@
 
 use std::time::{Duration, Instant};
 
+use proofnum::certificate::Sink;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
-    Stats, Status, Table,
+    Stats, Status, Table, Verdict,
 };
 
-use super::{Chess, MAX_MOVES, Move};
+use super::{Chess, Knowledge, MAX_MOVES, Move};
 
 /// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
 /// module docs.
@@ -97,6 +98,13 @@ impl Game for MateWithin {
 
     fn hash(&self) -> u64 {
         self.chess.hash() ^ budget_key(self.budget)
+    }
+
+    /// The chess position's encoding, then the budget.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let n = self.chess.encode(out)?;
+        out[n..n + 4].copy_from_slice(&self.budget.to_le_bytes());
+        Some(n + 4)
     }
 
     fn peek(&mut self, mv: Move) -> (u64, Player) {
@@ -165,6 +173,9 @@ pub struct MateConfig {
     pub max_time: Option<Duration>,
     /// Lower the mate distance until it is shown exact; off: stop at the first upper bound.
     pub exact: bool,
+    /// Confirm every search's answer before using it (`proofnum::confirm`): on by default;
+    /// off is faster, and an answer then rests on the table.
+    pub confirm: bool,
     /// df-pn settings.
     pub dfpn: DfpnConfig,
 }
@@ -177,6 +188,7 @@ impl Default for MateConfig {
             max_nodes: u64::MAX,
             max_time: None,
             exact: true,
+            confirm: true,
             dfpn: DfpnConfig::default(),
         }
     }
@@ -238,6 +250,9 @@ pub struct MateReport {
     pub stats: Stats,
     /// Counters of the first proof alone.
     pub proof_stats: Stats,
+    /// Records of the certificate written of the proof (see [`solve_mate_with`]), when one
+    /// was asked for and written.
+    pub certificate_records: Option<u64>,
     /// Wall time of everything.
     pub elapsed: Duration,
 }
@@ -246,19 +261,46 @@ pub struct MateReport {
 /// module docs. `chess`'s rules apply (checks-only, fifty-move rule); the position is restored
 /// before returning.
 pub fn solve_mate(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
+    solve_mate_with(chess, attacker, config, None)
+}
+
+/// [`solve_mate`], writing the proof that the attacker mates (or the disproof) into
+/// `certificate` as a proof certificate (`proofnum::certificate`, game name `chess`) when the
+/// first search answers. A certificate that could not be written leaves
+/// [`MateReport::certificate_records`] `None`.
+pub fn solve_mate_with(
+    chess: &mut Chess,
+    attacker: Player,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> MateReport {
     // The attacker's knowledge for the attacker only: the defender's mates in one are rare (the
     // search finds them a ply later; 10 to 24% less time on chess-mates-random.epd), and the
     // flight-square estimate measures the attacker's task (README's chess section).
     let previous_attacker = chess.attacker();
     chess.set_attacker(Some(attacker));
-    let report = solve_mate_inner(chess, attacker, config);
+    let report = solve_mate_inner(chess, attacker, config, certificate);
     chess.set_attacker(previous_attacker);
     report
 }
 
-fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) -> MateReport {
+/// The confirmation walks' memory, as a share of the table's bytes.
+const MEMO_SHARE_OF_TABLE: usize = 4;
+
+fn solve_mate_inner(
+    chess: &mut Chess,
+    attacker: Player,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> MateReport {
     let start = Instant::now();
     let mut table_bytes = vec![0u8; config.table_bytes];
+    let memo_words = if config.confirm || certificate.is_some() {
+        config.table_bytes / MEMO_SHARE_OF_TABLE / 8
+    } else {
+        0
+    };
+    let mut memo = vec![0u64; memo_words];
     let mut stack = vec![0u8; Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)];
     let mut budget = Budget {
         start,
@@ -273,6 +315,7 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
         line_is_optimal: false,
         stats: Stats::default(),
         proof_stats: Stats::default(),
+        certificate_records: None,
         elapsed: Duration::ZERO,
     };
     let Ok(mut table) = Table::new(&mut table_bytes) else {
@@ -285,12 +328,38 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
         else {
             return report;
         };
-        let result = budget.with_limits(|limits| dfpn.solve(chess, attacker, &mut table, limits));
+        let result = budget.with_limits(|limits| {
+            if config.confirm {
+                dfpn.solve_confirmed(chess, attacker, &mut table, &mut memo, limits)
+            } else {
+                dfpn.solve(chess, attacker, &mut table, limits)
+            }
+        });
         budget.charge(&mut report.stats, &result.stats);
         report.proof_stats = result.stats;
         report.status = result.status;
         if let Status::Unknown(reason) = result.status {
             report.exactness = Exactness::Unknown(reason);
+        }
+        if let (Some(sink), Status::Proven | Status::Disproven) = (certificate, result.status) {
+            // Walked in chess with its rules alone (the table's entries only as hints), so the
+            // certificate's leaves are mates and draws, and its check needs no knowledge.
+            let mut rules_only = chess.clone().with_knowledge(Knowledge::NONE);
+            let v = budget.with_limits(|limits| {
+                dfpn.certify(
+                    &mut rules_only,
+                    attacker,
+                    result.status,
+                    &mut table,
+                    &mut memo,
+                    "chess",
+                    sink,
+                    limits,
+                )
+            });
+            if v.verdict == Verdict::Verified {
+                report.certificate_records = Some(v.stats.records);
+            }
         }
         if result.status != Status::Proven {
             report.elapsed = start.elapsed();
@@ -327,46 +396,64 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
     };
     let mut within = MateWithin::new(chess.clone(), attacker, 0);
     let max_budget = (config.max_plies / 2) as u32;
-    let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
-        within.budget = k;
-        let result =
-            budget.with_limits(|limits| dfpn.solve(&mut within, attacker, &mut table, limits));
-        budget.charge(&mut report.stats, &result.stats);
-        result.status
-    };
-    let (mut upper, mut k) = (None, guess.min(max_budget));
-    let mut lower = 0; // no mate within `lower` moves is known
-    report.exactness = loop {
-        match search(k, &mut report, &mut budget) {
-            Status::Proven => {
-                upper = Some(k);
-                if k == lower + 1 {
-                    break Exactness::Exact;
+    // The bounded searches run unconfirmed: only the two answers N rests on (a mate within N,
+    // none within N − 1) are confirmed, after the bisection. A wrong answer on the way could
+    // only have misled the bisection, and the confirmation of the final pair catches what it
+    // led to; when one is refuted, the bisection runs again with every answer confirmed.
+    let mut confirm_each = false;
+    let (upper, exactness) = loop {
+        let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
+            within.budget = k;
+            let result = budget.with_limits(|limits| {
+                if confirm_each {
+                    dfpn.solve_confirmed(&mut within, attacker, &mut table, &mut memo, limits)
+                } else {
+                    dfpn.solve(&mut within, attacker, &mut table, limits)
                 }
-                if !config.exact {
-                    break Exactness::UpperBoundNotChecked;
+            });
+            budget.charge(&mut report.stats, &result.stats);
+            result.status
+        };
+        let (upper, exactness) = bisect(guess.min(max_budget), max_budget, config.exact, |k| {
+            search(k, &mut report, &mut budget)
+        });
+        if !config.confirm || confirm_each {
+            break (upper, exactness);
+        }
+        // The final pair: MateWithin(N) proven and, for an exact N, MateWithin(N − 1)
+        // disproven (none within 0 needs no search).
+        let mut claims = [(upper, Status::Proven), (None, Status::Disproven)];
+        if exactness == Exactness::Exact {
+            claims[1].0 = upper.map(|n| n - 1).filter(|&k| k > 0);
+        }
+        let mut refuted = false;
+        for (k, claim) in claims {
+            let Some(k) = k else { continue };
+            within.budget = k;
+            let v = budget.with_limits(|limits| {
+                dfpn.verify(&mut within, attacker, claim, &mut table, &mut memo, limits)
+            });
+            let walked = Stats {
+                confirm_nodes: v.stats.nodes + v.stats.search_nodes,
+                ..Stats::default()
+            };
+            budget.charge(&mut report.stats, &walked);
+            match v.verdict {
+                Verdict::Verified => {}
+                Verdict::Refuted => refuted = true,
+                Verdict::Unknown(reason) => {
+                    return finished(report, Exactness::Unknown(reason), start);
                 }
-                // Step down while every step proves (the guess is usually close), bisect once
-                // a disproof is known.
-                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
-            }
-            Status::Disproven => {
-                lower = k;
-                k = match upper {
-                    Some(u) if u == k + 1 => break Exactness::Exact,
-                    Some(u) => (k + u) / 2,
-                    None if k >= max_budget => break Exactness::Unknown(Reason::DepthLimit),
-                    None => (k * 2).min(max_budget),
-                };
-            }
-            Status::Unknown(reason) => {
-                break match upper {
-                    Some(_) => Exactness::UpperBound(reason),
-                    None => Exactness::Unknown(reason),
-                };
             }
         }
+        if !refuted {
+            break (upper, exactness);
+        }
+        report.stats.refutations += 1;
+        table.rekey();
+        confirm_each = true;
     };
+    report.exactness = exactness;
     report.mate_in = upper;
 
     // The line: a longest defence against a shortest mate when N is exact.
@@ -404,6 +491,59 @@ fn solve_mate_inner(chess: &mut Chess, attacker: Player, config: &MateConfig) ->
             }
         }
     }
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// The mate distance by bounded searches (`search(k)`: "a mate within k moves?"): up from
+/// `guess` to a proof, then down to a disproof; with `exact` off, stops at the first proof.
+/// Returns the smallest k proven (`None` before any proof) and whether it is exact.
+fn bisect(
+    guess: u32,
+    max_budget: u32,
+    exact: bool,
+    mut search: impl FnMut(u32) -> Status,
+) -> (Option<u32>, Exactness) {
+    let (mut upper, mut k) = (None, guess);
+    let mut lower = 0; // no mate within `lower` moves is known
+    let exactness = loop {
+        match search(k) {
+            Status::Proven => {
+                upper = Some(k);
+                if k == lower + 1 {
+                    break Exactness::Exact;
+                }
+                if !exact {
+                    break Exactness::UpperBoundNotChecked;
+                }
+                // Step down while every step proves (the guess is usually close), bisect once
+                // a disproof is known.
+                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
+            }
+            Status::Disproven => {
+                lower = k;
+                k = match upper {
+                    Some(u) if u == k + 1 => break Exactness::Exact,
+                    Some(u) => (k + u) / 2,
+                    None if k >= max_budget => break Exactness::Unknown(Reason::DepthLimit),
+                    None => (k * 2).min(max_budget),
+                };
+            }
+            Status::Unknown(reason) => {
+                break match upper {
+                    Some(_) => Exactness::UpperBound(reason),
+                    None => Exactness::Unknown(reason),
+                };
+            }
+        }
+    };
+    (upper, exactness)
+}
+
+/// `report` ended early with `exactness` and no distance.
+fn finished(mut report: MateReport, exactness: Exactness, start: Instant) -> MateReport {
+    report.exactness = exactness;
+    report.mate_in = None;
     report.elapsed = start.elapsed();
     report
 }

@@ -392,6 +392,39 @@ impl Game for Chess {
         self.key() ^ self.clock_key(self.board().halfmove_clock()) ^ self.rules_key()
     }
 
+    /// What the hash covers, exactly: a piece code per square (4 bits: colour and kind, 0 for
+    /// empty), the side to move, castling rights by rook file, the en passant file, the
+    /// halfmove clock under the fifty-move rule, and the checks-only mode. 40 bytes.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let board = self.board();
+        let code = |square: Square| match (board.color_on(square), board.piece_on(square)) {
+            (Some(color), Some(piece)) => 1 + color as u8 * 8 + piece as u8,
+            _ => 0,
+        };
+        for (i, pair) in out[..32].iter_mut().enumerate() {
+            *pair = code(Square::index(2 * i)) | code(Square::index(2 * i + 1)) << 4;
+        }
+        let file = |f: Option<cozy_chess::File>| f.map_or(0xFF, |f| f as u8);
+        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            let rights = board.castle_rights(color);
+            out[32 + 2 * i] = file(rights.short);
+            out[33 + 2 * i] = file(rights.long);
+        }
+        out[36] = board.side_to_move() as u8;
+        out[37] = file(board.en_passant());
+        out[38] = if self.rules.fifty_move_rule {
+            board.halfmove_clock().min(100)
+        } else {
+            0
+        };
+        out[39] = match self.rules.checks_only {
+            None => 0,
+            Some(Player::First) => 1,
+            Some(Player::Second) => 2,
+        };
+        Some(40)
+    }
+
     fn outcome(&self) -> Outcome {
         let board = self.board();
         if !board.generate_moves(|_| true) {

@@ -307,4 +307,8 @@ impl<const W: usize, const H: usize, const R: u8> Game for Restricted<W, H, R> {
     fn estimate(&self) -> Numbers {
         self.0.estimate_with::<R>()
     }
+
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        self.0.encode(out)
+    }
 }

@@ -407,6 +407,12 @@ impl<const W: usize, const H: usize> Game for Board<W, H> {
     fn undo(&mut self, mv: Column) {
         self.undo_column(mv.index());
     }
+
+    /// The position key (`current + mask`, Pons' encoding): exact, as the hash.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        out[..8].copy_from_slice(&self.key().to_le_bytes());
+        Some(8)
+    }
 }
 
 impl<const W: usize, const H: usize> FromStr for Board<W, H> {

@@ -347,6 +347,17 @@ impl Game for Uttt {
         self.hash
     }
 
+    /// Both players' cells, the board the next move must go to, and the side to move: the
+    /// rest (boards won and closed) follows from them. 38 bytes.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        for (i, &cells) in self.cells.iter().flatten().enumerate() {
+            out[2 * i..2 * i + 2].copy_from_slice(&cells.to_le_bytes());
+        }
+        out[36] = self.target;
+        out[37] = self.to_move.index() as u8;
+        Some(38)
+    }
+
     /// Finished games, and what the rules of [`knowledge`] switched on establish.
     fn outcome(&self) -> Outcome {
         self.verdict().0

@@ -139,6 +139,9 @@ pub(crate) struct Frame {
     /// so the walk tells positions apart even where the game's hashes collide.
     pub(crate) ident: u64,
     pub(crate) ident_path: u64,
+    /// Verification walks only: the shallowest line depth whose position the node's accepted
+    /// subtree repeats ([`NO_REP`]: none), as a solved result's `rep` in MID.
+    pub(crate) walk_rep: u16,
 }
 
 impl Frame {
@@ -158,6 +161,7 @@ impl Frame {
         chosen: 0,
         ident: 0,
         ident_path: 0,
+        walk_rep: NO_REP,
     };
 }
 

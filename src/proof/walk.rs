@@ -4,7 +4,7 @@
 use crate::certificate::{Heading, Sink, Writer};
 use crate::dfpn::{Child, Dfpn, Frame};
 use crate::game::{ENCODING_CAPACITY, Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, framed, known_numbers};
+use crate::keys::{Keying, NO_REP, framed, known_numbers};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Reason};
 use crate::number::{INFINITE, Numbers};
 use crate::result::{Stats, Status};
@@ -146,14 +146,31 @@ impl<G: Game> Dfpn<'_, G> {
             if let Some(r) = result.take() {
                 // The frame at `depth` is decided: hand the result to its parent.
                 let r = match r {
-                    Walk::Holds(_) => {
-                        let node = self.frames[depth].work_start;
-                        w.memo.insert(self.frames[depth].key, node);
+                    Walk::Holds(..) => {
+                        let frame = self.frames[depth];
+                        // A repetition of this node or one below is part of its own subtree's
+                        // cycle and holds on any line; only one above makes it conditional.
+                        let rep = if frame.walk_rep as usize >= depth {
+                            NO_REP
+                        } else {
+                            frame.walk_rep
+                        };
+                        // Under the draw rule, a disproof that relies on no repetition above
+                        // holds on every line (the defender's cycles are its own; another
+                        // line's repetitions are draws too), so any line may reuse it. Not
+                        // by position, where another line's repetition may score otherwise.
+                        let key =
+                            if rep == NO_REP && G::REPETITION_RULE != RepetitionRule::ByPosition {
+                                self.position_key(frame.ident)
+                            } else {
+                                frame.key
+                            };
+                        w.memo.insert(key, frame.work_start);
                         self.write_node(depth, w);
                         if w.writer.as_ref().is_some_and(Writer::failed) {
                             return self.walk_abort(game, depth, Reason::Output);
                         }
-                        Walk::Holds(node)
+                        Walk::Holds(frame.work_start, rep)
                     }
                     Walk::Fails => Walk::Fails,
                 };
@@ -271,10 +288,10 @@ impl<G: Game> Dfpn<'_, G> {
             // A repetition of the line: in a certificate, a reference to that position's node.
             let numbers = self.repetition_numbers(game, mover);
             let node = self.frames[at].work_start;
-            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), node));
+            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), node, at as u16));
         }
         if let Some(numbers) = known_numbers(outcome, mover, w.attacker) {
-            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0));
+            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0, NO_REP));
         }
         // The search's path key, to find the table's hints; the walk's own, of identities.
         let (path_key, ident_path) = match depth {
@@ -300,11 +317,26 @@ impl<G: Game> Dfpn<'_, G> {
         } else {
             self.path_key(ident, ident_path)
         };
-        if again.is_none()
-            && let Some(node) = w.memo.get(memo_key)
-        {
-            w.stats.memo_hits += 1;
-            return Entered::Leaf(Walk::Holds(node));
+        if again.is_none() {
+            // Under the acyclic and draw rules, what held relying on no repetition above holds
+            // on every line (remembered under the position key); what relied on one holds for
+            // these ancestors (under the path key, and may rely on any of them: assume the
+            // shallowest). By position, everything is remembered per set of ancestors.
+            let general = (G::REPETITION_RULE != RepetitionRule::ByPosition)
+                .then(|| self.position_key(ident));
+            let found = general
+                .and_then(|key| w.memo.get(key))
+                .map(|node| (node, NO_REP))
+                .or_else(|| {
+                    (general != Some(memo_key))
+                        .then(|| w.memo.get(memo_key))
+                        .flatten()
+                        .map(|node| (node, 0))
+                });
+            if let Some((node, rep)) = found {
+                w.stats.memo_hits += 1;
+                return Entered::Leaf(Walk::Holds(node, rep));
+            }
         }
         let n = {
             let mut list = MoveList::new(self.scratch);
@@ -320,7 +352,7 @@ impl<G: Game> Dfpn<'_, G> {
         if n == 0 {
             let value = game.no_moves_value();
             let numbers = framed(value, mover, w.attacker);
-            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0));
+            return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0, NO_REP));
         }
         let first = first_child as usize;
         if first + n > self.children.len() {
@@ -406,6 +438,7 @@ impl<G: Game> Dfpn<'_, G> {
             excluded,
             ident,
             ident_path,
+            walk_rep: NO_REP,
             ..Frame::EMPTY
         };
         Entered::Frame
@@ -429,7 +462,7 @@ impl<G: Game> Dfpn<'_, G> {
                 None => Next::Research,
             }
         } else if frame.best == frame.n_children {
-            Next::Decided(Walk::Holds(frame.work_start))
+            Next::Decided(Walk::Holds(frame.work_start, NO_REP))
         } else {
             Next::Child(frame.best)
         }
@@ -446,10 +479,12 @@ impl<G: Game> Dfpn<'_, G> {
         let frame = self.frames[depth];
         let slot = (frame.first_child + frame.best) as usize;
         match r {
-            Walk::Holds(node) => {
+            Walk::Holds(node, rep) => {
                 set_node(&mut self.children[slot], node);
+                let walk_rep = &mut self.frames[depth].walk_rep;
+                *walk_rep = (*walk_rep).min(rep);
                 if w.winner_to_move(frame.mover) {
-                    Some(Walk::Holds(frame.work_start))
+                    Some(Walk::Holds(frame.work_start, NO_REP))
                 } else {
                     self.frames[depth].best += 1;
                     None
@@ -531,15 +566,19 @@ fn node_of<M>(child: &Child<M>) -> u64 {
     child.numbers.phi as u64 | (child.numbers.delta as u64) << 32
 }
 
-/// `Holds` at `node` when `b`, else `Fails`.
-fn holds(b: bool, node: u64) -> Walk {
-    if b { Walk::Holds(node) } else { Walk::Fails }
+/// `Holds` at `node`, relying on a repetition at line depth `rep`, when `b`; else `Fails`.
+fn holds(b: bool, node: u64, rep: u16) -> Walk {
+    if b {
+        Walk::Holds(node, rep)
+    } else {
+        Walk::Fails
+    }
 }
 
 /// The verdict of the root's walk, and its node.
 fn verdict(r: Walk) -> (Verdict, u64) {
     match r {
-        Walk::Holds(node) => (Verdict::Verified, node),
+        Walk::Holds(node, _) => (Verdict::Verified, node),
         Walk::Fails => (Verdict::Refuted, 0),
     }
 }
@@ -602,10 +641,11 @@ impl Walker<'_, '_> {
 }
 
 /// What the walk learnt about the node it just left: it holds (in a certificate, at this
-/// node: 0 for a position the game scores), or it fails.
+/// node: 0 for a position the game scores; relying on a repetition of the line's position at
+/// this depth, or on none: [`NO_REP`]), or it fails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Walk {
-    Holds(u64),
+    Holds(u64, u16),
     Fails,
 }
 

@@ -2,7 +2,8 @@
 # Builds and runs everything that uses the C ABI, and prints one closing line
 # "N passed, N failed":
 #   - include/proofnum.h compiled alone as C99, C++11 and C++17 with warnings as errors;
-#   - ffi-tests/test_c.c, test_resources.c and test_loaded_table.c (C99) and test_cpp.cpp
+#   - ffi-tests/test_c.c, test_resources.c, test_loaded_table.c and test_certificates.c (C99)
+#     and test_cpp.cpp
 #     (C++11 and C++17), with warnings as errors, under AddressSanitizer and
 #     UndefinedBehaviorSanitizer, linked to libproofnum.a;
 #   - examples/c/minimal.c (C99, warnings as errors), linked statically (sanitized) and to
@@ -136,6 +137,11 @@ echo "== C test: tables loaded from forged and damaged bytes"
 step "build test_loaded_table (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
     "$root/ffi-tests/test_loaded_table.c" $libs -o "$build/test_loaded_table"
 [ -x "$build/test_loaded_table" ] && program "test_loaded_table" "$build/test_loaded_table"
+
+echo "== C test: confirmed answers under forced collisions, and certificates"
+step "build test_certificates (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
+    "$root/ffi-tests/test_certificates.c" $libs -o "$build/test_certificates"
+[ -x "$build/test_certificates" ] && program "test_certificates" "$build/test_certificates"
 
 for std in c++11 c++17; do
     echo "== C++ test ($std)"

@@ -22,6 +22,7 @@ int main(void) {
     FIELD(pn_config, arena_nodes);
     FIELD(pn_config, second_level_nodes);
     FIELD(pn_config, engine);
+    FIELD(pn_config, confirm);
     SIZE(pn_progress);
     FIELD(pn_progress, struct_size);
     FIELD(pn_progress, mid_calls);
@@ -53,6 +54,7 @@ int main(void) {
     FIELD(pn_game, repetition_value);
     FIELD(pn_game, repetition_rule);
     FIELD(pn_game, copy_size);
+    FIELD(pn_game, encode);
     SIZE(pn_stats);
     FIELD(pn_stats, nodes);
     FIELD(pn_stats, mid_calls);
@@ -66,6 +68,8 @@ int main(void) {
     FIELD(pn_stats, jobs);
     FIELD(pn_stats, threads);
     FIELD(pn_stats, worker_idle_per_mille);
+    FIELD(pn_stats, confirm_nodes);
+    FIELD(pn_stats, refutations);
     SIZE(pn_result);
     FIELD(pn_result, struct_size);
     FIELD(pn_result, status);
@@ -80,5 +84,19 @@ int main(void) {
     FIELD(pn_table_info, entries);
     FIELD(pn_table_info, generation);
     FIELD(pn_table_info, fill_per_mille);
+    SIZE(pn_check_limits);
+    FIELD(pn_check_limits, struct_size);
+    FIELD(pn_check_limits, max_positions);
+    FIELD(pn_check_limits, max_moves);
+    SIZE(pn_check_report);
+    FIELD(pn_check_report, struct_size);
+    FIELD(pn_check_report, verdict);
+    FIELD(pn_check_report, exact);
+    FIELD(pn_check_report, positions);
+    FIELD(pn_check_report, records);
+    FIELD(pn_check_report, depth);
+    FIELD(pn_check_report, offset);
+    FIELD(pn_check_report, line_length);
+    FIELD(pn_check_report, message_length);
     return 0;
 }

@@ -81,10 +81,10 @@ static void test_version(void) {
 
 static void test_status_strings(void) {
     uint32_t s, t;
-    const char *unknown = pn_status_str(PN_STATUS_OUTPUT_FAILED + 1); /* the last status */
+    const char *unknown = pn_status_str(PN_STATUS_CERTIFICATE_INVALID + 1); /* the last status */
     CHECK(strcmp(unknown, "unknown status code") == 0);
     CHECK(strcmp(pn_status_str(0xFFFFFFFFu), "unknown status code") == 0);
-    for (s = PN_STATUS_OK; s <= PN_STATUS_OUTPUT_FAILED; s++) {
+    for (s = PN_STATUS_OK; s <= PN_STATUS_CERTIFICATE_INVALID; s++) {
         const char *m = pn_status_str(s);
         CHECK(m != NULL && m[0] != '\0' && strcmp(m, unknown) != 0);
         for (t = 0; t < s; t++) CHECK(strcmp(m, pn_status_str(t)) != 0);
@@ -1415,8 +1415,9 @@ static pn_solver *parallel_solver(uint32_t threads, size_t table_bytes, void **m
     return malloc_solver(&c, memory);
 }
 
-/* Checks one value call: the oracle's value, one copy per thread made and freed, the
- * position untouched, the statistics of a parallel call. */
+/* Checks one value call: the oracle's value, one copy per thread and one for the walk that
+ * confirms the answer made and freed, the position untouched, the statistics of a parallel
+ * call. */
 static void check_parallel_value(pn_solver *solver, const pn_game *game, counted *c,
                                  uint32_t threads, int oracle) {
     counted before = *c;
@@ -1427,8 +1428,9 @@ static void check_parallel_value(pn_solver *solver, const pn_game *game, counted
                                                                   : PN_OUTCOME_DRAW));
     CHECK(r.stats.threads == threads && r.stats.jobs >= 1 && r.distance == 0);
     CHECK(r.stats.worker_idle_per_mille <= 1000);
-    CHECK(count_of(&c->log->made) - log_before.made == (int)threads);
-    CHECK(count_of(&c->log->freed) - log_before.freed == (int)threads);
+    CHECK(count_of(&c->log->made) - log_before.made == (int)threads + 1);
+    CHECK(count_of(&c->log->freed) - log_before.freed == (int)threads + 1);
+    CHECK(r.stats.confirm_nodes > 0 && r.stats.refutations == 0);
     CHECK(memcmp(&before.g, &c->g, sizeof before.g) == 0); /* only read */
 }
 
@@ -1522,7 +1524,7 @@ static void test_parallel_connect4(int width, int height, uint32_t threads, int 
                                                                   : PN_OUTCOME_DRAW));
     CHECK(r.stats.jobs > 1 && r.stats.threads == threads);
     CHECK(c.g.c4.moves == 0 && c.g.c4.mask == 0);
-    CHECK(count_of(&log.made) == (by_bytes ? 0 : (int)threads));
+    CHECK(count_of(&log.made) == (by_bytes ? 0 : (int)threads + 1)); /* + the walk's */
     CHECK(count_of(&log.freed) == count_of(&log.made));
     /* The best move keeps the value. */
     if (r.has_best_move) {
@@ -1608,7 +1610,7 @@ static void test_parallel_copy_errors(void) {
         CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), want[mode]);
         CHECK(r.status == (uint32_t)want[mode]);
         CHECK(r.outcome == PN_OUTCOME_UNKNOWN && r.has_best_move == 0);
-        CHECK(log.made == 4 && log.freed == 4);
+        CHECK(log.made == 5 && log.freed == 5); /* four workers' copies and the walk's */
         CHECK(c.g.faulty.calls == 0); /* the game's own position was never played on */
     }
     free(mem);
@@ -1700,7 +1702,7 @@ static void test_parallel_limits_and_stop(void) {
     CHECK(progress.reports >= 2 && progress.monotonic);
     CHECK(progress.last_nodes <= r.stats.nodes);
     CHECK(c.g.c4.moves == 0 && c.g.c4.mask == 0);
-    CHECK(count_of(&log.made) == 3 * (int)threads && count_of(&log.freed) == log.made);
+    CHECK(count_of(&log.made) == 3 * ((int)threads + 1) && count_of(&log.freed) == log.made);
     free(mem);
 
     /* A stop from another thread. */
@@ -1719,7 +1721,7 @@ static void test_parallel_limits_and_stop(void) {
         CHECK_STATUS(job.status, PN_STATUS_STOPPED);
         CHECK(job.result.outcome == PN_OUTCOME_UNKNOWN);
         CHECK(job.game.g.c4.moves == 0 && job.game.g.c4.mask == 0);
-        CHECK(job.log.made == 4 && job.log.freed == 4);
+        CHECK(job.log.made == 5 && job.log.freed == 5);
         printf("parallel search stopped from another thread after %llu nodes, %llu jobs\n",
                (unsigned long long)job.result.stats.nodes,
                (unsigned long long)job.result.stats.jobs);
@@ -1756,7 +1758,7 @@ static void test_first_struct_versions(void) {
         CHECK_STATUS(pn_solve_value_parallel(solver, &game, NULL, &r), PN_STATUS_OK);
         CHECK(r.struct_size == result_v1 && r.outcome == PN_OUTCOME_DRAW);
         CHECK(all_bytes_are((const unsigned char *)&r + result_v1, sizeof r - result_v1, POISON));
-        CHECK(log.made == 2 && log.freed == 2);
+        CHECK(log.made == 3 && log.freed == 3); /* two workers' copies and the walk's */
     }
     /* A size that was never a version. */
     game.struct_size = game_v1 - 4;
@@ -1768,7 +1770,7 @@ static void test_first_struct_versions(void) {
 
 /* What such a binary declared: the first version of pn_config (up to `threads`) and
  * pn_config_default returning it by value. The current header maps pn_config_default to
- * pn_config_default_v2; the symbol itself still returns the first version, so the caller's
+ * pn_config_default_v3; the symbol itself still returns the first version, so the caller's
  * return slot (its own sizeof) is never overrun. Nothing after this point uses the header's
  * pn_config_default. */
 #undef pn_config_default
@@ -1786,7 +1788,7 @@ config_v1 pn_config_default(void);
 
 static void test_first_config_binary(void) {
     config_v1 c = pn_config_default();
-    pn_config now = pn_config_default_v2();
+    pn_config now = pn_config_default_v3();
     size_t bytes = 0, want_bytes = 0, align = 0;
     pn_solver *solver = NULL;
     void *mem;
@@ -1811,6 +1813,62 @@ static void test_first_config_binary(void) {
     memset(&g, 0, sizeof g);
     CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
     CHECK(r.outcome == PN_OUTCOME_DRAW);
+    CHECK(r.stats.confirm_nodes > 0); /* its answers are confirmed: it never opted out */
+    free(mem);
+}
+
+/* ---- A binary built against the second header ---- */
+
+/* The second version of pn_config (up to `engine`), returned by value by the
+ * pn_config_default_v2 symbol, which the second header's pn_config_default named. */
+typedef struct {
+    size_t struct_size;
+    size_t table_bytes;
+    size_t verify_memo_entries;
+    uint32_t max_depth;
+    uint32_t max_moves;
+    uint32_t epsilon_numerator;
+    uint32_t epsilon_denominator;
+    uint32_t threads;
+    size_t arena_nodes;
+    size_t second_level_nodes;
+    uint32_t engine;
+} config_v2;
+config_v2 pn_config_default_v2(void);
+
+static void test_second_config_binary(void) {
+    config_v2 c = pn_config_default_v2();
+    pn_config now = pn_config_default_v3();
+    size_t bytes = 0, align = 0;
+    pn_solver *solver = NULL;
+    void *mem;
+    ttt_t g;
+    pn_game game = ttt_game(&g);
+    pn_result r = fresh_result();
+    pn_config back;
+    CHECK(sizeof c == offsetof(pn_config, confirm) && c.struct_size == sizeof c);
+    CHECK(c.engine == now.engine && c.arena_nodes == now.arena_nodes &&
+          c.verify_memo_entries == now.verify_memo_entries);
+    CHECK(now.confirm == PN_CONFIRM);
+    c.table_bytes = 64 * 1024;
+    c.max_depth = 16;
+    c.max_moves = 9;
+    CHECK_STATUS(pn_solver_memory_requirements((const pn_config *)&c, &bytes, &align),
+                 PN_STATUS_OK);
+    mem = malloc(bytes);
+    CHECK(mem != NULL);
+    CHECK_STATUS(pn_solver_init(mem, bytes, (const pn_config *)&c, &solver), PN_STATUS_OK);
+    memset(&g, 0, sizeof g);
+    /* Its answers are confirmed: the field it cannot set reads as zero, which is not "off"
+     * for a caller that could not write it. */
+    CHECK_STATUS(pn_solve_value(solver, &game, NULL, &r), PN_STATUS_OK);
+    CHECK(r.outcome == PN_OUTCOME_DRAW && r.stats.confirm_nodes > 0);
+    /* Its configuration comes back in its version, and only that far. */
+    memset(&back, POISON, sizeof back);
+    CHECK_STATUS(pn_solver_config(solver, &back), PN_STATUS_OK);
+    CHECK(back.struct_size == sizeof c && back.max_depth == 16);
+    CHECK(all_bytes_are((const unsigned char *)&back + sizeof c, sizeof back - sizeof c,
+                        POISON));
     free(mem);
 }
 
@@ -1836,6 +1894,7 @@ int main(void) {
     test_pns_memory_limit();
     test_config_versions_and_engines();
     test_first_config_binary();
+    test_second_config_binary();
     test_callback_faults();
     test_arguments_and_limits();
     test_stop_from_another_thread();

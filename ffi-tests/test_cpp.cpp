@@ -105,6 +105,48 @@ std::atomic<int> CountedConnectFour::live(0);
 std::atomic<int> CountedConnectFour::copies(0);
 std::atomic<int> CountedConnectFour::throw_at_copy(0);
 
+// Tic-tac-toe with its exact encoding (the nine cells and the side to move), for
+// certificates; the wrapper finds encode() by its signature.
+class EncodedTicTacToe {
+public:
+    EncodedTicTacToe() { std::memset(&g_, 0, sizeof g_); }
+
+    pn_side side_to_move() const { return g_.to_move ? PN_SIDE_SECOND : PN_SIDE_FIRST; }
+    uint64_t hash() const {
+        uint64_t h = 0;
+        ttt_hash(const_cast<ttt_t *>(&g_), &h);
+        return h;
+    }
+    pn_outcome outcome() const {
+        uint32_t out = 0;
+        ttt_outcome(const_cast<ttt_t *>(&g_), &out);
+        return static_cast<pn_outcome>(out);
+    }
+    std::size_t generate_moves(uint32_t *moves, std::size_t cap) const {
+        std::size_t n = 0;
+        ttt_generate(const_cast<ttt_t *>(&g_), moves, cap, &n);
+        return n;
+    }
+    void play(uint32_t mv) {
+        if (ttt_play(&g_, mv) != 0) throw std::logic_error("illegal move");
+    }
+    void undo(uint32_t mv) { ttt_undo(&g_, mv); }
+    std::size_t encode(uint8_t *out, std::size_t cap) const {
+        if (cap < 10) throw std::length_error("no room");
+        std::memcpy(out, g_.cells, 9);
+        out[9] = static_cast<uint8_t>(g_.to_move);
+        return 10;
+    }
+
+    ttt_t &board() { return g_; }
+
+private:
+    ttt_t g_;
+};
+
+static_assert(proofnum::detail::has_encode<EncodedTicTacToe>::value, "encode() is found");
+static_assert(!proofnum::detail::has_encode<ConnectFour>::value, "and not invented");
+
 }  // namespace
 
 // Stones only accumulate in Connect Four: declare it acyclic (tic-tac-toe keeps the default
@@ -339,7 +381,7 @@ pn_config parallel_config(uint32_t threads) {
 }
 
 // Connect Four with worker threads through the wrapper: the oracle's values, one copy per
-// thread and call, every copy destroyed.
+// thread and call and one for the walk that confirms the answer, every copy destroyed.
 void test_parallel_connect_four(int width, int height, uint32_t threads) {
     proofnum::Solver solver(parallel_config(threads));
     CountedConnectFour game(width, height);
@@ -351,7 +393,7 @@ void test_parallel_connect_four(int width, int height, uint32_t threads) {
     CHECK_STATUS(r.status, PN_STATUS_OK);
     CHECK(r.result.outcome == expected_outcome(oracle));
     CHECK(r.result.stats.threads == threads && r.result.stats.jobs >= 1);
-    CHECK(CountedConnectFour::copies - copies == int(threads));
+    CHECK(CountedConnectFour::copies - copies == int(threads) + 1);
     CHECK(CountedConnectFour::live == live);
     CHECK(game.board().moves == 0);
     // After each first move, both players as the attacker.
@@ -408,6 +450,48 @@ void test_parallel_stop_from_a_thread() {
     CHECK(CountedConnectFour::live == live);
 }
 
+// Certificates: tic-tac-toe after X in a corner and O beside it (X wins: negamax), written
+// into a vector and through a sink of our own, checked by the library's checker; a damaged
+// one is rejected; a refusing sink ends the walk.
+void test_certificates() {
+    pn_config config = pn_config_default();
+    config.table_bytes = 1 << 16;
+    proofnum::Solver solver(config);
+    EncodedTicTacToe game;
+    game.play(0);
+    game.play(1);
+    CHECK(ttt_negamax(&game.board()) == 1);
+    proofnum::Result r = solver.solve(game, PN_SIDE_FIRST);
+    CHECK_STATUS(r.status, PN_STATUS_OK);
+    CHECK(r.result.outcome == PN_OUTCOME_PROVEN && r.result.stats.confirm_nodes > 0);
+    std::vector<unsigned char> cert;
+    r = solver.certify(game, PN_SIDE_FIRST, PN_OUTCOME_PROVEN, "tic-tac-toe", cert);
+    CHECK_STATUS(r.status, PN_STATUS_OK);
+    CHECK(cert.size() > 8);
+    if (pn_features() & PN_FEATURE_STD) {
+        proofnum::Check c = proofnum::check_certificate(game, "tic-tac-toe", cert);
+        CHECK_STATUS(c.status, PN_STATUS_OK);
+        CHECK(c.valid() && c.report.exact == 1 && c.message.compare(0, 7, "valid: ") == 0);
+        std::vector<unsigned char> damaged(cert.begin(), cert.end() - 3);
+        c = proofnum::check_certificate(game, "tic-tac-toe", damaged);
+        CHECK_STATUS(c.status, PN_STATUS_CERTIFICATE_INVALID);
+        CHECK(c.report.verdict == PN_CHECK_VERDICT_MALFORMED && !c.message.empty());
+    }
+    // A false claim has no certificate; a sink of our own that stops after 10 bytes.
+    std::vector<unsigned char> none;
+    r = solver.certify(game, PN_SIDE_FIRST, PN_OUTCOME_DISPROVEN, "tic-tac-toe", none);
+    CHECK_STATUS(r.status, PN_STATUS_REFUTED);
+    std::size_t taken = 0;
+    auto stingy = [&taken](const uint8_t *, std::size_t length) {
+        if (taken + length > 10) return false;
+        taken += length;
+        return true;
+    };
+    r = solver.certify_to(game, PN_SIDE_FIRST, PN_OUTCOME_PROVEN, "tic-tac-toe", stingy);
+    CHECK_STATUS(r.status, PN_STATUS_OUTPUT_FAILED);
+    CHECK(taken <= 10);
+}
+
 }  // namespace
 
 int main() {
@@ -422,6 +506,7 @@ int main() {
     test_table_through_vectors();
     test_principal_variation_and_verify();
     test_parallel_calls_exist();
+    test_certificates();
     if (parallel_available()) {
         test_parallel_connect_four(4, 4, 2);
         test_parallel_connect_four(5, 4, 4);

@@ -7,7 +7,8 @@ Uses the package from the source tree, on the library given (ffi-tests/run.sh pa
 and the no-std builds), with the standard library only:
   - the package's ctypes structs have the C header's sizes and field offsets, as the C
     compiler lays them out (struct_layout, built from ffi-tests/struct_layout.c, prints them);
-  - at the C boundary, a KeyboardInterrupt or SystemExit raised in a game callback ends the
+  - at the C boundary, a KeyboardInterrupt or SystemExit raised in a game callback (play, and
+    encode, which the confirming walk calls) ends the
     search with PN_STATUS_CALLBACK_FAILED and PN_OUTCOME_UNKNOWN, never an answer, and is kept
     (issue 12, finding 6: ctypes once printed and dropped it, and pn_solve_value answered
     "win" for a drawn position); through the package's Solver it is raised after the call;
@@ -47,7 +48,8 @@ def check(ok, what):
 
 STRUCTS = {"pn_config": _abi.Config, "pn_progress": _abi.Progress, "pn_limits": _abi.Limits,
            "pn_game": _abi.GameTable, "pn_stats": _abi.Stats, "pn_result": _abi.Result,
-           "pn_table_info": _abi.TableInfo}
+           "pn_table_info": _abi.TableInfo, "pn_check_limits": _abi.CheckLimits,
+           "pn_check_report": _abi.CheckReport}
 
 
 def check_layout(program):
@@ -83,6 +85,20 @@ class Interrupted(TicTacToe):
         super().play(cell)
 
 
+class EncodeInterrupted(TicTacToe):
+    """Tic-tac-toe with an exact encoding whose encode() raises `exc` on its `after`-th call."""
+
+    def __init__(self, after, exc):
+        super().__init__()
+        self.after, self.exc, self.encodes = after, exc, 0
+
+    def encode(self):
+        self.encodes += 1
+        if self.encodes == self.after:
+            raise self.exc
+        return bytes([0 if c is None else 1 + int(c) for c in self.cells] + [self.to_move])
+
+
 def main():
     check_layout(sys.argv[2])
     lib = _abi.library()
@@ -106,6 +122,17 @@ def main():
             check(status == _abi.STATUS_CALLBACK_FAILED, f"{what}: status {status}")
             check(result.outcome == 0, f"{what}: outcome {result.outcome}")
             check(isinstance(table.pending, kind), f"{what}: kept {table.pending!r}")
+
+    # The same for encode(), which the walk confirming every answer calls.
+    for exc, kind in raised:
+        solver = Solver(table_bytes=1 << 16, max_depth=9, max_moves=9)
+        table = CallbackTable(EncodeInterrupted(3, exc), "test_python")
+        result = _abi.Result(struct_size=C.sizeof(_abi.Result))
+        what = f"{exc!r} in encode()"
+        status = lib.pn_solve_value(solver._handle, C.byref(table.table), None, C.byref(result))
+        check(status == _abi.STATUS_CALLBACK_FAILED, f"{what}: status {status}")
+        check(result.outcome == 0, f"{what}: outcome {result.outcome}")
+        check(isinstance(table.pending, kind), f"{what}: kept {table.pending!r}")
 
     # Through the package: raised after the call; the same solver answers afterwards.
     solver = Solver(table_bytes=1 << 16, max_depth=9, max_moves=9)

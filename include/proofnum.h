@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-/* The current version of the default configuration (see pn_config_default_v2). */
-#define pn_config_default pn_config_default_v2
+/* The current version of the default configuration (see pn_config_default_v3). */
+#define pn_config_default pn_config_default_v3
 
 /**
  * A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
@@ -53,9 +53,26 @@ typedef struct pn_solver pn_solver;
 #define PN_DEFAULT_MAX_MOVES 64
 
 /**
- * Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
+ * Default size of the verification memo (`verify_memo_entries`): 65 536 entries, 512 KiB,
+ * which remember up to 24 576 positions (two entries a position, a quarter kept free). Every
+ * confirmed answer walks its whole proof, and a walk whose memo is too small for the proof's
+ * positions walks each transposition again: in Connect Four, whose proofs are full of
+ * transpositions, the walks of a 4096-entry memo visited several times the positions of one
+ * that holds the proof. This size holds the proofs of what a default 1 MiB table solves, at
+ * half the table's memory. Each walk clears its memo first, so a caller running many tiny
+ * searches (a few hundred positions each) saves that time with a smaller one.
  */
-#define PN_DEFAULT_VERIFY_MEMO_ENTRIES 4096
+#define PN_DEFAULT_VERIFY_MEMO_ENTRIES (1 << 16)
+
+/**
+ * `pn_config.confirm`: every solved answer is confirmed before it is reported (the default).
+ */
+#define PN_CONFIRM 1
+
+/**
+ * `pn_config.confirm`: answers are reported as the search found them, unconfirmed.
+ */
+#define PN_CONFIRM_OFF 0
 
 /**
  * Default node capacity of the PNS arena (`arena_nodes` of 0 means this): 1 048 576 nodes,
@@ -86,6 +103,21 @@ typedef struct pn_solver pn_solver;
  * 0, one per core, is capped here too.
  */
 #define PN_MAX_THREADS 1024
+
+/**
+ * The most bytes an exact position encoding may have: the `cap` the `encode` callback gets.
+ */
+#define PN_ENCODING_CAPACITY 256
+
+/**
+ * The default `max_moves` of `pn_certificate_check`.
+ */
+#define PN_CHECK_DEFAULT_MAX_MOVES 4096
+
+/**
+ * The largest `max_moves` of `pn_certificate_check`: 2^20 moves, a 4 MiB buffer.
+ */
+#define PN_CHECK_MAX_MOVES (1 << 20)
 
 /**
  * Major version of the library (the crate's version).
@@ -256,6 +288,12 @@ enum pn_status
      * A certificate could not be written: its sink callback refused bytes.
      */
     PN_STATUS_OUTPUT_FAILED = 25,
+    /**
+     * `pn_certificate_check` rejected the certificate: its bytes are not a certificate, it is
+     * about another game, rule or position, or a step of its proof is faulty (the report says
+     * which, and where).
+     */
+    PN_STATUS_CERTIFICATE_INVALID = 26,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -427,6 +465,46 @@ typedef uint32_t pn_engine;
 #endif // __cplusplus
 
 /**
+ * What `pn_certificate_check` found (`pn_check_report.verdict`).
+ */
+enum pn_check_verdict
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * The certificate proves its claim for this game and position (`PN_STATUS_OK`).
+     */
+    PN_CHECK_VERDICT_VALID = 0,
+    /**
+     * The bytes are not a certificate (truncated, damaged, another format version): `offset`
+     * is where the problem is (`PN_STATUS_CERTIFICATE_INVALID`).
+     */
+    PN_CHECK_VERDICT_MALFORMED = 1,
+    /**
+     * The certificate is about another game (its name), repetition rule or position
+     * (`PN_STATUS_CERTIFICATE_INVALID`).
+     */
+    PN_CHECK_VERDICT_MISMATCH = 2,
+    /**
+     * A step of the proof is faulty: the line of move indices from the root to the faulty
+     * position is in `line`, what is wrong in the message (`PN_STATUS_CERTIFICATE_INVALID`).
+     */
+    PN_CHECK_VERDICT_FAULTY = 3,
+    /**
+     * The check stopped at `max_positions` before it could finish (`PN_STATUS_NODE_LIMIT`).
+     */
+    PN_CHECK_VERDICT_INCOMPLETE = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pn_check_verdict pn_check_verdict;
+#else
+typedef uint32_t pn_check_verdict;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * How a solver is built. Start from `pn_config_default()` and change what you need; the
  * memory a configuration needs comes from `pn_solver_memory_requirements`.
  */
@@ -441,8 +519,11 @@ typedef struct pn_config {
      */
     size_t table_bytes;
     /**
-     * Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
-     * transposition is walked once; 0 works, walking transpositions again.
+     * Entries (8 bytes each, two a position) of the set of positions the verification walks
+     * remember, so a transposition is walked once: the walks that confirm answers (every
+     * solve call, by default), `pn_verify` and `pn_certify` (where a remembered position is
+     * also written once). 0 works, walking transpositions again; see
+     * `PN_DEFAULT_VERIFY_MEMO_ENTRIES`.
      */
     size_t verify_memo_entries;
     /**
@@ -488,6 +569,23 @@ typedef struct pn_config {
      * parallel PN-DFPN.
      */
     uint32_t engine;
+    /**
+     * `PN_CONFIRM` (1, the default): every solved answer of the solve calls (serial and
+     * parallel) is confirmed before it is reported, by the walk of `pn_verify`, which trusts
+     * no solved table entry and accepts only leaves the game itself scores; a refuted answer
+     * is searched again over new table keys, and one refuted every time is reported as
+     * `PN_STATUS_UNCONFIRMED`, never as an answer. `PN_CONFIRM_OFF` (0) reports answers as
+     * the search found them, for speed: the walk typically adds a few per cent to a search
+     * that keeps its proof in the table. The risk of turning it off: a false match in the
+     * table (two positions whose 64-bit table keys are equal: rare, about once in 10^10
+     * distinct positions for a good 64-bit hash) or two positions the game's `hash` does not
+     * tell apart can make a search report a wrong PROVEN or DISPROVEN, with nothing to warn
+     * of it. Over a table from `pn_table_load` answers are confirmed whatever this says.
+     * Any other value is `PN_STATUS_INVALID_ARGUMENT`. Configs of the earlier versions (a
+     * smaller `struct_size`, without this field) confirm. A `size_t` so that it begins where
+     * the previous version of the struct ended, on every target.
+     */
+    size_t confirm;
 } pn_config;
 
 /**
@@ -637,6 +735,19 @@ typedef int (*pn_clone_fn)(void *ctx, void **out_ctx);
 typedef void (*pn_free_fn)(void *ctx);
 
 /**
+ * Optional: writes an exact encoding of the position into `out` (room for `cap` bytes, which
+ * is `PN_ENCODING_CAPACITY`) and its length, at most `cap`, to `*out_length`. Exact means
+ * equal bytes for equal positions (side to move included, and anything else the position's
+ * value depends on, as for `hash`) and different bytes for different ones, where a hash only
+ * makes that likely. The walks that confirm answers and write certificates tell positions
+ * apart by it, so two positions the game's `hash` confuses cannot make a confirmed answer
+ * wrong; a certificate names its root by it, and `pn_certificate_check` compares positions by
+ * it (required there for games whose positions can repeat). A length above `cap`, or none
+ * written, is `PN_STATUS_CALLBACK_INVALID`.
+ */
+typedef int (*pn_encode_fn)(void *ctx, uint8_t *out, size_t cap, size_t *out_length);
+
+/**
  * A game, as a context pointer and callbacks. The position is one mutable state that `play`
  * and `undo` change; the serial calls restore it before they return (unless a callback
  * fails: then they take back the moves they played, except one whose `play` failed, as far
@@ -715,6 +826,13 @@ typedef struct pn_game {
      * pass the smaller `struct_size` and get 0.
      */
     size_t copy_size;
+    /**
+     * Optional (NULL: the game has no exact encoding; the walks then tell positions apart by
+     * `hash`, and a certificate of a game whose positions can repeat cannot be checked).
+     * Callers built against a header without this field pass the smaller `struct_size` and
+     * get NULL.
+     */
+    pn_encode_fn encode;
 } pn_game;
 
 /**
@@ -722,7 +840,8 @@ typedef struct pn_game {
  */
 typedef struct pn_stats {
     /**
-     * Positions evaluated (made, looked up and taken back).
+     * Positions the searches evaluated (made, looked up and taken back); the confirming
+     * walks' positions are counted in `confirm_nodes`.
      */
     uint64_t nodes;
     /**
@@ -772,6 +891,17 @@ typedef struct pn_stats {
      * serial calls. High values mean the position offers too little parallel work.
      */
     uint32_t worker_idle_per_mille;
+    /**
+     * Positions the walks that confirmed the answers visited (see `pn_config.confirm`); 0
+     * when nothing was confirmed. The node limit counts them with `nodes`.
+     */
+    uint64_t confirm_nodes;
+    /**
+     * Answers a confirming walk refuted, each searched again over new table keys: a false
+     * match in the table, positions the game's hash does not tell apart, or a loaded table
+     * that lied. Normally 0.
+     */
+    uint64_t refutations;
 } pn_stats;
 
 /**
@@ -781,7 +911,8 @@ typedef struct pn_stats {
 typedef struct pn_result {
     /**
      * `sizeof(pn_result)`, set by the caller. (A caller built against an older header, whose
-     * `pn_stats` ended at `elapsed_us`, sets its smaller size and gets just those fields.)
+     * `pn_stats` ended at `elapsed_us` or at `worker_idle_per_mille`, sets its smaller size
+     * and gets just those fields.)
      */
     size_t struct_size;
     /**
@@ -801,9 +932,9 @@ typedef struct pn_result {
     uint32_t has_best_move;
     /**
      * When solved: the move that achieves the outcome (the winning move, the drawing move,
-     * the defence that resists longest; over a table from `pn_table_load`, the winning or
-     * drawing move is the one the confirming walk checked, the defence is the table's). When
-     * not: the move the search found most promising, with no guarantee.
+     * the defence that resists longest; when the answer was confirmed, the winning or drawing
+     * move is the one the confirming walk checked, the defence is the search's). When not:
+     * the move the search found most promising, with no guarantee.
      */
     uint32_t best_move;
     /**
@@ -819,6 +950,86 @@ typedef struct pn_result {
      */
     struct pn_stats stats;
 } pn_result;
+
+/**
+ * Takes the next `length` bytes of a certificate (at `bytes`, valid only during the call;
+ * never called with `length` 0; the library gathers the certificate into pieces of a few
+ * hundred bytes). Returns 0 when it took them all; anything else refuses them,
+ * which ends `pn_certify` with `PN_STATUS_OUTPUT_FAILED`. Called on the thread of
+ * `pn_certify`; it must not unwind or `longjmp`, and must not call the solver (only
+ * `pn_solver_stop`).
+ */
+typedef int (*pn_sink_fn)(void *ctx, const uint8_t *bytes, size_t length);
+
+/**
+ * Bounds on `pn_certificate_check`. Start from `pn_check_limits_default()`; NULL means the
+ * defaults.
+ */
+typedef struct pn_check_limits {
+    /**
+     * `sizeof(pn_check_limits)`.
+     */
+    size_t struct_size;
+    /**
+     * Stop with `PN_STATUS_NODE_LIMIT` after judging this many positions; `PN_UNLIMITED`
+     * (the default) for no limit.
+     */
+    uint64_t max_positions;
+    /**
+     * The most moves a position may have (1 ..= `PN_CHECK_MAX_MOVES`; the default is
+     * `PN_CHECK_DEFAULT_MAX_MOVES`); more is `PN_STATUS_TOO_MANY_MOVES`. The checker
+     * allocates a buffer of this many moves for each position it judges.
+     */
+    uint32_t max_moves;
+} pn_check_limits;
+
+/**
+ * The report of `pn_certificate_check`. Set `struct_size` to `sizeof(pn_check_report)`
+ * before the call; the call fills in everything else.
+ */
+typedef struct pn_check_report {
+    /**
+     * `sizeof(pn_check_report)`, set by the caller.
+     */
+    size_t struct_size;
+    /**
+     * A `pn_check_verdict`.
+     */
+    uint32_t verdict;
+    /**
+     * 1 when positions were told apart by the game's exact encodings (its `encode`
+     * callback); 0 when the game has none and the certificate was followed as a tree (only
+     * games declared `PN_REPETITION_ACYCLIC` can be checked so).
+     */
+    uint32_t exact;
+    /**
+     * Positions judged.
+     */
+    uint64_t positions;
+    /**
+     * Distinct records the proof uses (valid certificates).
+     */
+    uint64_t records;
+    /**
+     * The longest line followed, in plies (valid certificates).
+     */
+    uint64_t depth;
+    /**
+     * `PN_CHECK_VERDICT_MALFORMED`: the byte offset of the problem in the certificate.
+     */
+    uint64_t offset;
+    /**
+     * `PN_CHECK_VERDICT_FAULTY`: the plies from the root to the faulty position; the first
+     * `line_capacity` of its move indices (each an index among the moves the game generates
+     * in that position) are in `line`.
+     */
+    uint64_t line_length;
+    /**
+     * Bytes of the message, without its NUL: when `message_capacity` is less than this plus
+     * one, the message was cut short (at a character boundary).
+     */
+    uint64_t message_length;
+} pn_check_report;
 
 /**
  * A picture of the transposition table.
@@ -851,14 +1062,16 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * The default configuration: df-pn, a 1 MiB table, a 4096-entry verification memo, lines of
- * up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
- * calls (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default arena sizes).
+ * The default configuration: df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification
+ * memo, lines of up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core
+ * for the parallel calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
+ * arena sizes).
  *
- * The header names this function `pn_config_default` (a macro): the symbol of that name
- * returns the first version of the struct, for binaries built against the first header.
+ * The header names this function `pn_config_default` (a macro). The symbols of the earlier
+ * versions' names, `pn_config_default` and `pn_config_default_v2`, return those versions of
+ * the struct, for binaries built against the earlier headers.
  */
-struct pn_config pn_config_default_v2(void);
+struct pn_config pn_config_default_v3(void);
 
 /**
  * No limit: `PN_UNLIMITED` nodes and time, no clock.
@@ -880,6 +1093,11 @@ struct pn_limits pn_limits_default(void);
  * the rest of the interface, the call allocates (threads, their search stacks and move
  * buffers, the root search tree, byte copies of the game), and frees everything before
  * returning.
+ *
+ * The answer is confirmed as `pn_solve`'s is (by default, and always over a loaded table):
+ * once the workers are done, the walk runs on the calling thread over the shared table, on
+ * one more copy of the game (so `clone` makes one copy more than there are threads), and a
+ * refuted answer is searched again in parallel over new table keys.
  *
  * Statuses and what is written are as for `pn_solve`, with these differences:
  * `PN_STATUS_MISSING_CALLBACK` when the game has neither `clone` and `free` nor
@@ -971,6 +1189,93 @@ pn_status pn_verify(pn_solver *solver,
                     struct pn_result *out_result);
 
 /**
+ * Writes the certificate of a claim through `sink`: that `attacker` (0 or 1, a `pn_side`)
+ * wins from the game's position (`claim` is `PN_OUTCOME_PROVEN`), or does not
+ * (`PN_OUTCOME_DISPROVEN`), typically the answer a solve call just found. The certificate's
+ * header names the game as `game_name` (`game_name_length` bytes of UTF-8, no NUL needed),
+ * which the checker compares with the name it is given, the repetition rule, the attacker,
+ * the claim and, when the game has an `encode` callback, the root position's encoding.
+ *
+ * The certificate is written by the walk of `pn_verify`, which checks the claim as it goes
+ * without trusting the table's solved entries (positions the table no longer proves are
+ * searched again within `limits`), and is streamed through `sink` (called with `sink_ctx`)
+ * in pieces, so nothing is held in memory. Positions walked once are written once (the
+ * configured `verify_memo_entries` remembers them; a smaller memo writes shared positions
+ * again, a larger certificate that is just as valid).
+ *
+ * Returns `PN_STATUS_OK` when the certificate is complete (the claim holds; `outcome` and
+ * `best_move` as for `pn_verify`). Otherwise what the sink took is no certificate, and the
+ * status says why: `PN_STATUS_REFUTED` (the claim does not hold), `PN_STATUS_OUTPUT_FAILED`
+ * (the sink refused bytes), a limit, or a failed callback (`PN_STATUS_CALLBACK_INVALID` also
+ * for an encoding longer than `PN_ENCODING_CAPACITY`). In those cases `*out_result` is
+ * written, with the positions walked in `stats.nodes`. For any other status nothing is
+ * written and the sink was not called. `PN_STATUS_INVALID_ARGUMENT` for a `game_name` that is
+ * not UTF-8 or lies in the solver's memory, or a `claim` that is neither; a NULL `sink` is
+ * `PN_STATUS_NULL_POINTER`.
+ *
+ * # Safety
+ * As `pn_solve`; `game_name` is NULL or readable for `game_name_length` bytes; `sink` is safe
+ * to call with `sink_ctx` on this thread during the call.
+ */
+pn_status pn_certify(pn_solver *solver,
+                     const struct pn_game *game,
+                     uint32_t attacker,
+                     uint32_t claim,
+                     const char *game_name,
+                     size_t game_name_length,
+                     pn_sink_fn sink,
+                     void *sink_ctx,
+                     const struct pn_limits *limits,
+                     struct pn_result *out_result);
+
+/**
+ * The default check limits: no limit on positions, `PN_CHECK_DEFAULT_MAX_MOVES` moves.
+ */
+struct pn_check_limits pn_check_limits_default(void);
+
+/**
+ * Checks a certificate (`certificate_length` bytes at `certificate`, as `pn_certify` wrote
+ * it) against the game's callbacks and position, sharing nothing with the solver: no solver
+ * argument, no table, no search. The certificate must name `game_name` (`game_name_length`
+ * bytes of UTF-8), the game's repetition rule and, where the game has an `encode` callback,
+ * this position; positions are told apart by their encodings (a game without one can only
+ * be checked under `PN_REPETITION_ACYCLIC`, its shared positions followed again as a tree).
+ * The game's position is restored before returning (unless a callback failed).
+ *
+ * Returns `PN_STATUS_OK` for a valid certificate; `PN_STATUS_CERTIFICATE_INVALID` when it is
+ * rejected, the report's `verdict` saying why (malformed bytes, a mismatch, or a faulty step
+ * with its line); `PN_STATUS_NODE_LIMIT` when `max_positions` ran out first. In those three
+ * cases `*out_report` is written, the first `line_capacity` move indices of a faulty line to
+ * `line`, and a NUL-terminated English message (cut to `message_capacity` bytes; "valid: ..."
+ * for a valid certificate) to `message`. Otherwise nothing is written:
+ * `PN_STATUS_MISSING_CALLBACK` (also for a game whose positions can repeat and that has no
+ * `encode`), `PN_STATUS_CALLBACK_FAILED` or `CALLBACK_INVALID` (the game broke its contract,
+ * an encoding over `PN_ENCODING_CAPACITY` included), `PN_STATUS_TOO_MANY_MOVES`,
+ * `PN_STATUS_INVALID_ARGUMENT` (a name that is not UTF-8, `max_moves` out of range),
+ * `PN_STATUS_MEMORY_LIMIT` (the move buffers could not be had), and `PN_STATUS_UNSUPPORTED`
+ * in builds without `PN_FEATURE_STD`. The checker allocates memory in proportion to the
+ * certificate (its records and the positions checked).
+ *
+ * # Safety
+ * `game`, `limits` and `out_report` are NULL or valid, as for `pn_solve`, with callbacks
+ * safe to call with their context on this thread during the call; `game_name` and
+ * `certificate` are NULL or readable for their lengths; `line` is NULL or writable for
+ * `line_capacity` values and `message` for `message_capacity` bytes (their contents need not
+ * be initialised), and they overlap nothing else.
+ */
+pn_status pn_certificate_check(const struct pn_game *game,
+                               const char *game_name,
+                               size_t game_name_length,
+                               const uint8_t *certificate,
+                               size_t certificate_length,
+                               const struct pn_check_limits *limits,
+                               uint64_t *line,
+                               size_t line_capacity,
+                               char *message,
+                               size_t message_capacity,
+                               struct pn_check_report *out_report);
+
+/**
  * How much memory, and aligned to what, a solver with this configuration needs: writes the
  * byte count to `*out_bytes` and the alignment of its start to `*out_align`. Fails with
  * `PN_STATUS_INVALID_ARGUMENT` for an out-of-range configuration.
@@ -1039,12 +1344,19 @@ pn_status pn_solver_stop(pn_solver *solver);
  * limit). Draws count against the attacker. With PNS and PN² the statistics' `mid_calls`
  * count expansions.
  *
+ * The answer is confirmed before it is reported (unless the configuration's `confirm` opted
+ * out, and always over a loaded table): the walk of `pn_verify` checks it without trusting
+ * the table's solved entries, within the same limits, and an answer it refutes is searched
+ * again over new table keys (`pn_stats.refutations`).
+ *
  * Returns `PN_STATUS_OK` when solved (`outcome` is `PN_OUTCOME_PROVEN` or
  * `PN_OUTCOME_DISPROVEN`). When the search ran but ended without an answer it returns why —
  * `PN_STATUS_NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`,
- * `CALLBACK_FAILED`, `CALLBACK_INVALID` or (PNS and PN²: the arena was full even after
- * freeing solved subtrees) `MEMORY_LIMIT` — and `*out_result` is written with that status,
- * `PN_OUTCOME_UNKNOWN` and the counters. For any other status nothing is written.
+ * `CALLBACK_FAILED`, `CALLBACK_INVALID`, (PNS and PN²: the arena was full even after
+ * freeing solved subtrees) `MEMORY_LIMIT`, or `UNCONFIRMED` (every search's answer was
+ * refuted by its confirmation: positions the game's hash does not tell apart, most likely) —
+ * and `*out_result` is written with that status, `PN_OUTCOME_UNKNOWN` and the counters. For
+ * any other status nothing is written.
  *
  * The game's position is restored before returning, unless a callback failed. The
  * transposition table keeps what this search learnt for later calls.
@@ -1129,12 +1441,13 @@ pn_status pn_table_save(pn_solver *solver, void *buffer, size_t buffer_bytes, si
  * A loaded table is untrusted until `pn_table_clear`. Each entry's check covers all its bits,
  * so damaged bytes only make entries miss; but a forger can write entries with valid checks,
  * so every solved answer of a solve call (serial or parallel) over a loaded table is first
- * confirmed by the walk of `pn_verify`, within the call's limits (the parallel calls' walk
- * runs on the calling thread, with the node limit and stops only). A refuted answer empties
- * the table and the search runs again; a walk that hits a limit gives that status. So a loaded
- * table never makes a call report a wrong outcome or winning move; `distance` and the loser's
- * choice of defence are read from it unconfirmed, and `pn_principal_variation` follows its
- * entries as they are (`pn_verify` checks a claim whatever the table says).
+ * confirmed by the walk of `pn_verify`, within the call's limits, even when the
+ * configuration's `confirm` opted out (the parallel calls' walk runs on the calling thread).
+ * A refuted answer is searched again over new table keys (the loaded entries become
+ * unreachable); a walk that hits a limit gives that status. So a loaded table never makes a
+ * call report a wrong outcome or winning move; `distance` and the loser's choice of defence
+ * are read from it unconfirmed, and `pn_principal_variation` follows its entries as they are
+ * (`pn_verify` checks a claim whatever the table says).
  *
  * # Safety
  * `solver` is NULL or a pointer from `pn_solver_init`; `bytes` is NULL or readable for

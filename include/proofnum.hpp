@@ -10,6 +10,13 @@
  *   proofnum::Result p = solver.solve_value_parallel(game);  // pn_config.threads workers,
  *                                                            // each on its own copy of game
  *
+ *   std::vector<unsigned char> cert;                 // the proof of an answer, as a file
+ *   solver.certify(game, PN_SIDE_FIRST, PN_OUTCOME_PROVEN, "my game", cert);
+ *   proofnum::Check c = proofnum::check_certificate(game, "my game", cert);
+ *   if (!c.valid()) std::puts(c.message.c_str());  // the first faulty step, and where
+ *
+ * Every answer is confirmed before it is reported (pn_config.confirm; PN_STATUS_UNCONFIRMED
+ * when the confirmation kept refuting it).
  * Construction and the table calls throw proofnum::Error; solve calls return a Result whose
  * status says whether the search found an answer (running out of budget is not exceptional).
  * Exceptions thrown by a game's methods are caught before they reach the library and reported
@@ -21,7 +28,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -65,6 +75,43 @@ struct GameTraits {
     static const uint32_t repetition_rule = PN_REPETITION_DRAW;
 };
 
+namespace detail {
+
+/// Whether G has `std::size_t encode(uint8_t *out, std::size_t cap) const`.
+template <class G>
+class has_encode {
+    template <class T>
+    static auto test(int) -> decltype(static_cast<std::size_t>(std::declval<const T &>().encode(
+                                          static_cast<uint8_t *>(nullptr), std::size_t())),
+                                      std::true_type());
+    template <class>
+    static std::false_type test(...);
+
+public:
+    static const bool value = decltype(test<G>(0))::value;
+};
+
+/// The encode callback of a class that has the method; NULL for one that has not.
+template <class G, bool = has_encode<G>::value>
+struct Encoder {
+    static pn_encode_fn get() noexcept { return nullptr; }
+};
+
+template <class G>
+struct Encoder<G, true> {
+    static pn_encode_fn get() noexcept { return &encode; }
+    static int encode(void *ctx, uint8_t *out, std::size_t cap, std::size_t *out_length) noexcept {
+        try {
+            *out_length = static_cast<const G *>(ctx)->encode(out, cap);
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+};
+
+}  // namespace detail
+
 /// Turns a class into a pn_game (and, for the parallel calls, one that copies it). The class
 /// needs:
 ///   pn_side     side_to_move() const;
@@ -74,6 +121,11 @@ struct GameTraits {
 ///                                           // writes up to cap moves, returns how many exist
 ///   void        play(uint32_t move);
 ///   void        undo(uint32_t move);
+/// optionally an exact position encoding, which the walks that confirm answers and write
+/// certificates use to tell positions apart (see pn_game.encode), found by its signature:
+///   std::size_t encode(uint8_t *out, std::size_t cap) const;
+///                                           // writes at most cap (PN_ENCODING_CAPACITY) bytes,
+///                                           // returns how many
 /// and, for parallel_table, a copy constructor making an independent copy (the parallel calls
 /// run the methods of different copies on different threads at the same time). A method that
 /// throws ends the call with PN_STATUS_CALLBACK_FAILED; a play that throws must leave the game
@@ -92,6 +144,7 @@ public:
         t.play = &play;
         t.undo = &undo;
         t.repetition_rule = GameTraits<G>::repetition_rule;
+        t.encode = detail::Encoder<G>::get();
         return t;
     }
 
@@ -307,6 +360,24 @@ public:
         return r;
     }
 
+    /// Writes the certificate of a claim (PN_OUTCOME_PROVEN: `attacker` wins; DISPROVEN: it
+    /// does not) to `out` (appended), its header naming the game `game_name`; see pn_certify.
+    /// PN_STATUS_OK when `out` holds a whole certificate; otherwise what was appended is none.
+    template <class G>
+    Result certify(G &game, pn_side attacker, pn_outcome claim, const std::string &game_name,
+                   std::vector<unsigned char> &out, const pn_limits *limits = nullptr) {
+        return certify_with(game, attacker, claim, game_name, out, &append, limits);
+    }
+
+    /// As certify, through a sink of your own: a callable taking (const uint8_t *bytes,
+    /// std::size_t length) and returning true when it took them (false, or an exception,
+    /// ends the walk with PN_STATUS_OUTPUT_FAILED).
+    template <class G, class Sink>
+    Result certify_to(G &game, pn_side attacker, pn_outcome claim, const std::string &game_name,
+                      Sink &sink, const pn_limits *limits = nullptr) {
+        return certify_with(game, attacker, claim, game_name, sink, &call_sink<Sink>, limits);
+    }
+
     /// Stops the running search (with none running it does nothing: repeat it until a search
     /// another thread is starting has returned); the one call that is safe from another thread.
     void stop() noexcept { (void)pn_solver_stop(solver_); }
@@ -334,6 +405,36 @@ public:
     }
 
 private:
+    template <class G, class Ctx>
+    Result certify_with(G &game, pn_side attacker, pn_outcome claim,
+                        const std::string &game_name, Ctx &ctx, pn_sink_fn sink,
+                        const pn_limits *limits) {
+        pn_game t = Game<G>::table(game);
+        Result r = empty();
+        r.status = pn_certify(solver_, &t, attacker, claim, game_name.data(), game_name.size(),
+                              sink, &ctx, limits, &r.result);
+        return r;
+    }
+
+    static int append(void *ctx, const uint8_t *bytes, std::size_t length) noexcept {
+        try {
+            std::vector<unsigned char> &out = *static_cast<std::vector<unsigned char> *>(ctx);
+            out.insert(out.end(), bytes, bytes + length);
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+
+    template <class Sink>
+    static int call_sink(void *ctx, const uint8_t *bytes, std::size_t length) noexcept {
+        try {
+            return (*static_cast<Sink *>(ctx))(bytes, length) ? 0 : 1;
+        } catch (...) {
+            return -1;
+        }
+    }
+
     static Result empty() noexcept {
         Result r;
         r.status = PN_STATUS_OK;
@@ -345,6 +446,57 @@ private:
     std::unique_ptr<unsigned char[]> owned_;
     pn_solver *solver_;
 };
+
+/// What check_certificate found: the status (PN_STATUS_OK for a valid certificate,
+/// PN_STATUS_CERTIFICATE_INVALID for a rejected one, PN_STATUS_NODE_LIMIT when the limits ran
+/// out; others when nothing could be checked), the report, the faulty line (move indices from
+/// the root) and the checker's message.
+struct Check {
+    pn_status status;
+    pn_check_report report;
+    std::vector<uint64_t> line;
+    std::string message;
+
+    bool valid() const noexcept { return status == PN_STATUS_OK; }
+};
+
+/// Checks a certificate from Solver::certify against `game`'s rules and position, with the
+/// library's independent checker (no solver involved); see pn_certificate_check. Needs a
+/// build with PN_FEATURE_STD (otherwise the status is PN_STATUS_UNSUPPORTED).
+template <class G>
+Check check_certificate(G &game, const std::string &game_name,
+                        const std::vector<unsigned char> &certificate,
+                        const pn_check_limits *limits = nullptr) {
+    pn_game t = Game<G>::table(game);
+    Check c;
+    std::size_t line_room = 64, message_room = 256;
+    for (;;) {
+        c.line.assign(line_room, 0);
+        std::vector<char> message(message_room);
+        c.report = pn_check_report();
+        c.report.struct_size = sizeof c.report;
+        c.status = pn_certificate_check(&t, game_name.data(), game_name.size(),
+                                        certificate.data(), certificate.size(), limits,
+                                        c.line.data(), c.line.size(), message.data(),
+                                        message.size(), &c.report);
+        const bool written = c.status == PN_STATUS_OK ||
+                             c.status == PN_STATUS_CERTIFICATE_INVALID ||
+                             c.status == PN_STATUS_NODE_LIMIT;
+        if (!written) {
+            c.line.clear();
+            c.message = pn_status_str(c.status);
+            return c;
+        }
+        if (c.report.line_length <= line_room && c.report.message_length < message_room) {
+            c.line.resize(static_cast<std::size_t>(c.report.line_length));
+            c.message.assign(message.data());
+            return c;
+        }
+        // Cut short: check again with room for all of it (the check is deterministic).
+        line_room = static_cast<std::size_t>(c.report.line_length);
+        message_room = static_cast<std::size_t>(c.report.message_length) + 1;
+    }
+}
 
 }  // namespace proofnum
 

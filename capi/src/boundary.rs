@@ -233,6 +233,8 @@ pub unsafe trait ZeroIsValid: Copy {}
 unsafe impl ZeroIsValid for u8 {}
 // SAFETY: as for `u8`.
 unsafe impl ZeroIsValid for u32 {}
+// SAFETY: as for `u8`.
+unsafe impl ZeroIsValid for u64 {}
 
 /// A C output buffer of `len` elements: only writable, its memory possibly uninitialised
 /// (fresh `malloc` memory), so no Rust slice may cover it until the library has written

@@ -23,8 +23,19 @@ pub const PN_DEFAULT_TABLE_BYTES: usize = 1 << 20;
 pub const PN_DEFAULT_MAX_DEPTH: u32 = 128;
 /// Default most moves in a position; more stops the search with `PN_STATUS_TOO_MANY_MOVES`.
 pub const PN_DEFAULT_MAX_MOVES: u32 = 64;
-/// Default size of `pn_verify`'s memo: 4096 positions (32 KiB).
-pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 4096;
+/// Default size of the verification memo (`verify_memo_entries`): 65 536 entries, 512 KiB,
+/// which remember up to 24 576 positions (two entries a position, a quarter kept free). Every
+/// confirmed answer walks its whole proof, and a walk whose memo is too small for the proof's
+/// positions walks each transposition again: in Connect Four, whose proofs are full of
+/// transpositions, the walks of a 4096-entry memo visited several times the positions of one
+/// that holds the proof. This size holds the proofs of what a default 1 MiB table solves, at
+/// half the table's memory. Each walk clears its memo first, so a caller running many tiny
+/// searches (a few hundred positions each) saves that time with a smaller one.
+pub const PN_DEFAULT_VERIFY_MEMO_ENTRIES: usize = 1 << 16;
+/// `pn_config.confirm`: every solved answer is confirmed before it is reported (the default).
+pub const PN_CONFIRM: usize = 1;
+/// `pn_config.confirm`: answers are reported as the search found them, unconfirmed.
+pub const PN_CONFIRM_OFF: usize = 0;
 /// Default node capacity of the PNS arena (`arena_nodes` of 0 means this): 1 048 576 nodes,
 /// 20 bytes each (a 16-byte node and its move), so 20 MiB.
 pub const PN_DEFAULT_ARENA_NODES: usize = 1 << 20;
@@ -89,8 +100,11 @@ pub struct pn_config {
     /// Bytes of the transposition table, at least `PN_TABLE_MIN_BYTES`. More is faster on
     /// hard positions; the table is lossy, so any size gives correct answers.
     pub table_bytes: usize,
-    /// Entries (8 bytes each) of the set of verified positions `pn_verify` keeps, so a
-    /// transposition is walked once; 0 works, walking transpositions again.
+    /// Entries (8 bytes each, two a position) of the set of positions the verification walks
+    /// remember, so a transposition is walked once: the walks that confirm answers (every
+    /// solve call, by default), `pn_verify` and `pn_certify` (where a remembered position is
+    /// also written once). 0 works, walking transpositions again; see
+    /// `PN_DEFAULT_VERIFY_MEMO_ENTRIES`.
     pub verify_memo_entries: usize,
     /// The deepest line the search may follow, in plies (1 ..= `PN_MAX_DEPTH_LIMIT`).
     pub max_depth: u32,
@@ -119,14 +133,33 @@ pub struct pn_config {
     /// variation and `pn_verify` use df-pn over the table, and the parallel calls run the
     /// parallel PN-DFPN.
     pub engine: u32,
+    /// `PN_CONFIRM` (1, the default): every solved answer of the solve calls (serial and
+    /// parallel) is confirmed before it is reported, by the walk of `pn_verify`, which trusts
+    /// no solved table entry and accepts only leaves the game itself scores; a refuted answer
+    /// is searched again over new table keys, and one refuted every time is reported as
+    /// `PN_STATUS_UNCONFIRMED`, never as an answer. `PN_CONFIRM_OFF` (0) reports answers as
+    /// the search found them, for speed: the walk typically adds a few per cent to a search
+    /// that keeps its proof in the table. The risk of turning it off: a false match in the
+    /// table (two positions whose 64-bit table keys are equal: rare, about once in 10^10
+    /// distinct positions for a good 64-bit hash) or two positions the game's `hash` does not
+    /// tell apart can make a search report a wrong PROVEN or DISPROVEN, with nothing to warn
+    /// of it. Over a table from `pn_table_load` answers are confirmed whatever this says.
+    /// Any other value is `PN_STATUS_INVALID_ARGUMENT`. Configs of the earlier versions (a
+    /// smaller `struct_size`, without this field) confirm. A `size_t` so that it begins where
+    /// the previous version of the struct ended, on every target.
+    pub confirm: usize,
 }
 
-// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields; the older size
-// is the offset of a field (the first version ended with `threads` and its tail padding, which
-// is where `arena_nodes` begins: the new fields start on a `usize` boundary so that no field
-// lies in that padding).
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields; the older sizes
+// are offsets of fields (the first version ended with `threads` and its tail padding, which
+// is where `arena_nodes` begins, the second with `engine` and its tail padding, where `confirm`
+// begins: each version's new fields start on a `usize` boundary so that no field lies in the
+// previous version's padding).
 unsafe impl SizedStruct for pn_config {
-    const OLDER_SIZES: &'static [usize] = &[core::mem::offset_of!(pn_config, arena_nodes)];
+    const OLDER_SIZES: &'static [usize] = &[
+        core::mem::offset_of!(pn_config, arena_nodes),
+        core::mem::offset_of!(pn_config, confirm),
+    ];
 }
 
 /// Which searcher the solve calls use, with its settings.
@@ -179,6 +212,9 @@ pub struct Settings {
     pub threads: u32,
     /// The solve calls' searcher.
     pub engine: SerialEngine,
+    /// Whether answers are confirmed before they are reported (over a trusted table; over a
+    /// loaded one they always are).
+    pub confirm: bool,
 }
 
 impl pn_config {
@@ -195,7 +231,21 @@ impl pn_config {
         arena_nodes: PN_DEFAULT_ARENA_NODES,
         second_level_nodes: PN_DEFAULT_SECOND_LEVEL_NODES,
         engine: pn_engine::Dfpn as u32,
+        confirm: PN_CONFIRM,
     };
+
+    /// Whether answers are to be confirmed: as `confirm` says, and always for the versions of
+    /// the struct before it (`struct_size` ends before the field).
+    fn confirms(&self) -> Result<bool, pn_status> {
+        if self.struct_size <= core::mem::offset_of!(pn_config, confirm) {
+            return Ok(true);
+        }
+        match self.confirm {
+            PN_CONFIRM => Ok(true),
+            PN_CONFIRM_OFF => Ok(false),
+            _ => Err(pn_status::InvalidArgument),
+        }
+    }
 
     /// Checks every field's range.
     pub fn settings(&self) -> Result<Settings, pn_status> {
@@ -252,26 +302,88 @@ impl pn_config {
             },
             threads: self.threads,
             engine,
+            confirm: self.confirms()?,
         })
     }
 }
 
-/// The default configuration: df-pn, a 1 MiB table, a 4096-entry verification memo, lines of
-/// up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel
-/// calls (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default arena sizes).
+/// The default configuration: df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification
+/// memo, lines of up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core
+/// for the parallel calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
+/// arena sizes).
 ///
-/// The header names this function `pn_config_default` (a macro): the symbol of that name
-/// returns the first version of the struct, for binaries built against the first header.
+/// The header names this function `pn_config_default` (a macro). The symbols of the earlier
+/// versions' names, `pn_config_default` and `pn_config_default_v2`, return those versions of
+/// the struct, for binaries built against the earlier headers.
 #[unsafe(no_mangle)]
-pub extern "C" fn pn_config_default_v2() -> pn_config {
+pub extern "C" fn pn_config_default_v3() -> pn_config {
     pn_config::DEFAULT
 }
 
-/// The first version of [`pn_config`], before the engine fields: what binaries built against
-/// the first header receive from the `pn_config_default` symbol. A struct returned by value
+/// The second version of [`pn_config`], before `confirm`: what binaries built against the
+/// second header receive from the `pn_config_default_v2` symbol. A struct returned by value
 /// cannot grow the way a struct passed by pointer does (the caller reserves its own `sizeof`
-/// for the return value), so the symbol keeps this layout and newer callers reach
-/// [`pn_config_default_v2`] through the header's `pn_config_default` macro.
+/// for the return value), so each symbol keeps its version's layout and newer callers reach
+/// [`pn_config_default_v3`] through the header's `pn_config_default` macro.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct pn_config_v2 {
+    /// `offsetof(pn_config, confirm)`: the second version's size.
+    pub struct_size: usize,
+    /// As in [`pn_config`].
+    pub table_bytes: usize,
+    /// As in [`pn_config`].
+    pub verify_memo_entries: usize,
+    /// As in [`pn_config`].
+    pub max_depth: u32,
+    /// As in [`pn_config`].
+    pub max_moves: u32,
+    /// As in [`pn_config`].
+    pub epsilon_numerator: u32,
+    /// As in [`pn_config`].
+    pub epsilon_denominator: u32,
+    /// As in [`pn_config`].
+    pub threads: u32,
+    /// As in [`pn_config`].
+    pub arena_nodes: usize,
+    /// As in [`pn_config`].
+    pub second_level_nodes: usize,
+    /// As in [`pn_config`].
+    pub engine: u32,
+}
+
+// The second version is the prefix of the current struct, and its size where `confirm`
+// begins (the size `SizedStruct` accepts for it).
+const _: () =
+    assert!(core::mem::size_of::<pn_config_v2>() == core::mem::offset_of!(pn_config, confirm));
+const _: () = assert!(
+    core::mem::offset_of!(pn_config_v2, engine) == core::mem::offset_of!(pn_config, engine)
+);
+
+/// The default configuration in the second version of the struct (see [`pn_config_v2`]); not
+/// in the header, which maps `pn_config_default` to [`pn_config_default_v3`]. A binary built
+/// against the second header hands this struct back with its smaller `struct_size`, so its
+/// answers are confirmed (see `pn_config.confirm`).
+#[unsafe(no_mangle)]
+pub extern "C" fn pn_config_default_v2() -> pn_config_v2 {
+    let c = pn_config::DEFAULT;
+    pn_config_v2 {
+        struct_size: core::mem::size_of::<pn_config_v2>(),
+        table_bytes: c.table_bytes,
+        verify_memo_entries: c.verify_memo_entries,
+        max_depth: c.max_depth,
+        max_moves: c.max_moves,
+        epsilon_numerator: c.epsilon_numerator,
+        epsilon_denominator: c.epsilon_denominator,
+        threads: c.threads,
+        arena_nodes: c.arena_nodes,
+        second_level_nodes: c.second_level_nodes,
+        engine: c.engine,
+    }
+}
+
+/// The first version of [`pn_config`], before the engine fields: what binaries built against
+/// the first header receive from the `pn_config_default` symbol (see [`pn_config_v2`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct pn_config_v1 {
@@ -302,7 +414,7 @@ const _: () = assert!(
 );
 
 /// The default configuration in the first version of the struct (see [`pn_config_v1`]); not
-/// in the header, which maps `pn_config_default` to [`pn_config_default_v2`].
+/// in the header, which maps `pn_config_default` to [`pn_config_default_v3`].
 #[unsafe(no_mangle)]
 pub extern "C" fn pn_config_default() -> pn_config_v1 {
     let c = pn_config::DEFAULT;
@@ -483,7 +595,7 @@ mod tests {
 
     #[test]
     fn defaults_are_valid_and_ranges_are_checked() {
-        let c = pn_config_default_v2();
+        let c = pn_config_default_v3();
         let s = c.settings().unwrap();
         assert_eq!(s.dfpn, DfpnConfig::default());
         assert_eq!(s.engine, SerialEngine::Dfpn);
@@ -533,6 +645,7 @@ mod tests {
                 ..c
             },
             pn_config { engine: 3, ..c },
+            pn_config { confirm: 2, ..c },
         ] {
             assert_eq!(bad.settings().err(), Some(pn_status::InvalidArgument));
         }
@@ -573,10 +686,43 @@ mod tests {
                 arena_nodes: 0,
                 second_level_nodes: 0,
                 engine: pn_engine::Dfpn as u32,
-                ..pn_config_default_v2()
+                confirm: 0,
+                ..pn_config_default_v3()
             }
         );
-        assert_eq!(read.settings().unwrap().engine, SerialEngine::Dfpn);
+        let settings = read.settings().unwrap();
+        assert_eq!(settings.engine, SerialEngine::Dfpn);
+        assert!(
+            settings.confirm,
+            "a first-version caller's answers are confirmed"
+        );
+    }
+
+    #[test]
+    fn the_second_versions_default_is_the_prefix_of_the_current_one_and_confirms() {
+        let v2 = pn_config_default_v2();
+        assert_eq!(v2.struct_size, core::mem::offset_of!(pn_config, confirm));
+        // SAFETY: `v2` is a valid second-version config at an aligned address, and
+        // `read_input` reads only its `struct_size` bytes.
+        let read =
+            unsafe { boundary::read_input((&v2 as *const pn_config_v2).cast::<pn_config>()) }
+                .unwrap();
+        assert_eq!(
+            read,
+            pn_config {
+                struct_size: v2.struct_size,
+                confirm: 0, // beyond the caller's struct: read as zero
+                ..pn_config_default_v3()
+            }
+        );
+        // Zero is "off" only where the caller could write the field.
+        assert!(read.settings().unwrap().confirm);
+        let off = pn_config {
+            confirm: PN_CONFIRM_OFF,
+            ..pn_config_default_v3()
+        };
+        assert!(!off.settings().unwrap().confirm);
+        assert!(pn_config_default_v3().settings().unwrap().confirm);
     }
 
     #[test]

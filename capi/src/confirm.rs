@@ -1,124 +1,82 @@
-//! Answers over a loaded table are confirmed before they are reported.
+//! Which answers are confirmed before they are reported, and the one place the solve calls
+//! choose between a confirmed and a plain search.
 //!
-//! A table from `pn_table_load` is bytes from outside. Its entries' checks stop random damage
-//! (a damaged entry misses, see `proofnum::table::entry`), but not a forger: an entry with a
-//! valid check can claim any position won, and the searches believe their table. So while the
-//! table holds loaded bytes ([`Inner::table_trusted`] is false, from `pn_table_load` until
-//! `pn_table_clear`), a solved answer of any solve call is a claim, confirmed here with the
-//! core's verification walk ([`Dfpn::verify`](proofnum_core::Dfpn::verify)), which takes from
-//! the table only which move to try first and accepts only leaves the game itself scores:
-//! - verified: the answer is reported, with the walk's winning (or drawing) move as its best
-//!   move when the winner is to move;
-//! - refuted: the table lied. It is emptied (and trusted again: it now holds only what this
-//!   solver stores), and the search runs again from scratch, whose answer is reported;
-//! - the walk hit a limit or a callback failed: that status, with no answer.
+//! The searches believe their table, and a table can mislead them: a false match (two
+//! positions whose table keys are equal), two positions the game's `hash` does not tell apart,
+//! or a table from `pn_table_load` whose entries were forged. So by default
+//! (`pn_config.confirm`) every solved answer of a solve call is a claim that the core's
+//! confirmation driver ([`proofnum_core::confirm`]) checks with the verification walk of
+//! `pn_verify` before it is reported: the walk takes from the table only which move to try
+//! first and accepts only leaves the game itself scores (told apart by the game's exact
+//! encoding where it gives one, the `encode` callback). What the walk refutes is searched
+//! again over [rekeyed](proofnum_core::Table::rekey) table keys, up to
+//! [`MAX_SEARCHES`](proofnum_core::confirm::MAX_SEARCHES) searches; an answer refuted every
+//! time is reported as `PN_STATUS_UNCONFIRMED`, never as an answer. The walk's budget is the
+//! call's: its positions count against the node limit, in `pn_stats.confirm_nodes`.
 //!
-//! What stays unconfirmed is what the walk does not decide: `distance` (the length of the
-//! solved line, read from table entries) and the loser's choice of defence.
+//! A caller may opt out for speed (`confirm = 0`). Over a loaded table
+//! ([`Inner::table_trusted`] is false, from `pn_table_load` until `pn_table_clear`) answers
+//! are confirmed all the same: those bytes are claims from outside. A refutation rekeys the
+//! table rather than clearing it, so what the search learnt stays in the buckets (unreachable
+//! under the new keys, and replaced first); the table stays untrusted until it is cleared,
+//! since a forger may have written entries for the next keys too.
+//!
+//! What the walk does not decide stays unconfirmed: `distance` (the length of the solved line,
+//! read from table entries) and the loser's choice of defence.
 
-use core::sync::atomic::AtomicBool;
+use proofnum_core::{Limits, Player, SearchResult, Table, ValueResult};
 
-use proofnum_core::{Game, Player, Status, Table, Verdict};
+use crate::solver::{Engined, Inner, Serial};
 
-use crate::config::pn_limits;
-use crate::game::{pn_game, pn_outcome};
-use crate::result::pn_result;
-use crate::solver::{Inner, with_rule};
-use crate::status::pn_status;
-
-/// What a search was asked, to turn its outcome back into claims the walk can check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Question {
-    /// "Can this side force a win?" (`pn_solve`, `pn_solve_parallel`).
-    Attacker(Player),
-    /// "What is the value for the side to move?" (`pn_solve_value` and its parallel form).
-    Value,
-}
-
-/// Every outcome, to read back a result's.
-const OUTCOMES: [pn_outcome; 6] = [
-    pn_outcome::Unknown,
-    pn_outcome::Win,
-    pn_outcome::Loss,
-    pn_outcome::Draw,
-    pn_outcome::Proven,
-    pn_outcome::Disproven,
-];
-
-/// The (attacker, proven or disproven) claims an answer makes, given the side to move.
-fn claims(question: Question, outcome: pn_outcome, mover: Player) -> [Option<(Player, Status)>; 2] {
-    let proven = |a| Some((a, Status::Proven));
-    let disproven = |a| Some((a, Status::Disproven));
-    match (question, outcome) {
-        (Question::Attacker(a), pn_outcome::Proven) => [proven(a), None],
-        (Question::Attacker(a), pn_outcome::Disproven) => [disproven(a), None],
-        (Question::Value, pn_outcome::Win) => [proven(mover), None],
-        (Question::Value, pn_outcome::Loss) => [proven(mover.opponent()), None],
-        // Neither side can force a win: two disproofs. The second one's walk holds the root
-        // by one move of the side to move, its drawing move.
-        (Question::Value, pn_outcome::Draw) => [disproven(mover), disproven(mover.opponent())],
-        // Not an answer (or not this question's; the bounds come from the `outcome`
-        // callback only): nothing to confirm.
-        (_, pn_outcome::Unknown | pn_outcome::CannotWin | pn_outcome::CannotLose)
-        | (Question::Attacker(_), pn_outcome::Win | pn_outcome::Loss | pn_outcome::Draw)
-        | (Question::Value, pn_outcome::Proven | pn_outcome::Disproven) => [None, None],
+impl Inner {
+    /// Whether the solve calls confirm their answers now: as the configuration says, and
+    /// always over a loaded table.
+    pub(crate) fn confirms(&self) -> bool {
+        self.searcher.confirm() || !self.table_trusted
     }
 }
 
-impl Inner {
-    /// Runs `search` (one of the solve calls' searches, over this solver's table) and, when
-    /// the table holds loaded bytes and the search answered, confirms the answer with the
-    /// verification walk within `limits` (see the module docs).
-    pub(crate) fn confirmed(
-        &mut self,
-        game: &pn_game,
-        question: Question,
-        limits: &pn_limits,
-        stop: &AtomicBool,
-        mut search: impl FnMut(&mut Inner) -> Result<pn_result, pn_status>,
-    ) -> Result<pn_result, pn_status> {
-        let result = search(self)?;
-        if self.table_trusted || result.status() != pn_status::Ok {
-            return Ok(result);
+impl<G: Engined> Serial<'_, G> {
+    /// Can `attacker` force a win? [`Dfpn::solve`](proofnum_core::Dfpn::solve) or
+    /// [`Pns::solve`](proofnum_core::Pns::solve), confirmed by the core's driver when
+    /// `confirm` is set (the df-pn searcher walks for PNS too, over the same table, with
+    /// `memo` as its scratch memory).
+    pub(crate) fn solve(
+        self,
+        game: &mut G,
+        attacker: Player,
+        table: &mut Table<'_>,
+        memo: &mut [u64],
+        confirm: bool,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
+        match (self, confirm) {
+            (Serial::Dfpn(dfpn), false) => dfpn.solve(game, attacker, table, limits),
+            (Serial::Dfpn(dfpn), true) => dfpn.solve_confirmed(game, attacker, table, memo, limits),
+            (Serial::Pns(pns, _), false) => pns.solve(game, attacker, table, limits),
+            (Serial::Pns(pns, walker), true) => {
+                pns.solve_confirmed(walker, game, attacker, table, memo, limits)
+            }
         }
-        let outcome = OUTCOMES
-            .into_iter()
-            .find(|&o| o as u32 == result.outcome)
-            .ok_or(pn_status::InternalError)?;
-        let ((verdict, winning_move, nodes), failure) =
-            with_rule!(self, game, |dfpn, g, table, memo| {
-                let mover = g.side_to_move();
-                let mut walked = (Verdict::Verified, None, 0u64);
-                for (attacker, claim) in claims(question, outcome, mover).into_iter().flatten() {
-                    let v = limits.with(stop, |l| dfpn.verify(g, attacker, claim, table, memo, l));
-                    walked.2 += v.stats.nodes;
-                    walked.1 = v.winning_move.or(walked.1);
-                    if v.verdict != Verdict::Verified {
-                        walked.0 = v.verdict;
-                        break;
-                    }
-                }
-                walked
-            })?;
-        let mut stats = result.stats;
-        stats.nodes = stats.nodes.saturating_add(nodes);
-        let confirmed = match (failure, verdict) {
-            (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
-            (None, Verdict::Verified) => match winning_move {
-                Some(mv) => result.with_move(Some(mv)),
-                None => result,
-            },
-            (None, Verdict::Refuted) => {
-                // The table made the search claim what the game refutes: forget it and
-                // search again over an empty table, which this solver then fills itself.
-                Table::new(&mut *self.table).map_err(pn_status::from_table_error)?;
-                self.table_trusted = true;
-                return search(self);
+    }
+
+    /// The position's value for its side to move, as [`solve`](Serial::solve): each of the
+    /// two searches confirmed when `confirm` is set.
+    pub(crate) fn solve_value(
+        self,
+        game: &mut G,
+        table: &mut Table<'_>,
+        memo: &mut [u64],
+        confirm: bool,
+        limits: &mut Limits<'_>,
+    ) -> ValueResult<G::Move> {
+        match (self, confirm) {
+            (Serial::Dfpn(dfpn), false) => dfpn.solve_value(game, table, limits),
+            (Serial::Dfpn(dfpn), true) => dfpn.solve_value_confirmed(game, table, memo, limits),
+            (Serial::Pns(pns, _), false) => pns.solve_value(game, table, limits),
+            (Serial::Pns(pns, walker), true) => {
+                pns.solve_value_confirmed(walker, game, table, memo, limits)
             }
-            (None, Verdict::Unknown(reason)) => {
-                pn_result::new(pn_status::from_reason(reason), pn_outcome::Unknown)
-            }
-        };
-        Ok(pn_result { stats, ..confirmed })
+        }
     }
 }

@@ -147,6 +147,29 @@ pub type pn_clone_fn =
 /// every copy, before the parallel call returns, and never with the game's own `ctx`.
 pub type pn_free_fn = Option<unsafe extern "C" fn(ctx: *mut c_void)>;
 
+/// The most bytes an exact position encoding may have: the `cap` the `encode` callback gets.
+pub const PN_ENCODING_CAPACITY: usize = 256;
+
+const _: () = assert!(PN_ENCODING_CAPACITY == proofnum_core::ENCODING_CAPACITY);
+
+/// Optional: writes an exact encoding of the position into `out` (room for `cap` bytes, which
+/// is `PN_ENCODING_CAPACITY`) and its length, at most `cap`, to `*out_length`. Exact means
+/// equal bytes for equal positions (side to move included, and anything else the position's
+/// value depends on, as for `hash`) and different bytes for different ones, where a hash only
+/// makes that likely. The walks that confirm answers and write certificates tell positions
+/// apart by it, so two positions the game's `hash` confuses cannot make a confirmed answer
+/// wrong; a certificate names its root by it, and `pn_certificate_check` compares positions by
+/// it (required there for games whose positions can repeat). A length above `cap`, or none
+/// written, is `PN_STATUS_CALLBACK_INVALID`.
+pub type pn_encode_fn = Option<
+    unsafe extern "C" fn(
+        ctx: *mut c_void,
+        out: *mut u8,
+        cap: usize,
+        out_length: *mut usize,
+    ) -> c_int,
+>;
+
 /// A game, as a context pointer and callbacks. The position is one mutable state that `play`
 /// and `undo` change; the serial calls restore it before they return (unless a callback
 /// fails: then they take back the moves they played, except one whose `play` failed, as far
@@ -198,14 +221,29 @@ pub struct pn_game {
     /// both is `PN_STATUS_INVALID_ARGUMENT`. Callers built against a header without this field
     /// pass the smaller `struct_size` and get 0.
     pub copy_size: usize,
+    /// Optional (NULL: the game has no exact encoding; the walks then tell positions apart by
+    /// `hash`, and a certificate of a game whose positions can repeat cannot be checked).
+    /// Callers built against a header without this field pass the smaller `struct_size` and
+    /// get NULL.
+    pub encode: pn_encode_fn,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer, optional function
-// pointers and integers, all valid for every bit pattern. The one older version ends where
-// `copy_size` begins (asserted below to be that version's `sizeof`).
+// pointers and integers, all valid for every bit pattern. The older versions end where
+// `copy_size` and `encode` begin (asserted below to be those versions' `sizeof`).
 unsafe impl SizedStruct for pn_game {
-    const OLDER_SIZES: &'static [usize] = &[core::mem::offset_of!(pn_game, copy_size)];
+    const OLDER_SIZES: &'static [usize] = &[
+        core::mem::offset_of!(pn_game, copy_size),
+        core::mem::offset_of!(pn_game, encode),
+    ];
 }
+
+// Version 2 ended with `copy_size`, a `size_t`, so with no tail padding: `encode` (a pointer)
+// starts exactly there.
+const _: () = assert!(
+    core::mem::offset_of!(pn_game, copy_size) + size_of::<usize>()
+        == core::mem::offset_of!(pn_game, encode)
+);
 
 // Version 1 ended with `repetition_rule`, padded to the struct's alignment (pointers then as
 // now): `copy_size` starts exactly there.
@@ -220,6 +258,7 @@ type HashFn = unsafe extern "C" fn(*mut c_void, *mut u64) -> c_int;
 type GenerateFn = unsafe extern "C" fn(*mut c_void, *mut u32, usize, *mut usize) -> c_int;
 type MoveFn = unsafe extern "C" fn(*mut c_void, u32) -> c_int;
 type EstimateFn = unsafe extern "C" fn(*mut c_void, *mut u32, *mut u32) -> c_int;
+type EncodeFn = unsafe extern "C" fn(*mut c_void, *mut u8, usize, *mut usize) -> c_int;
 
 /// How a game broke its contract; the first failure is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +290,7 @@ pub struct CGame<const RULE: u8> {
     undo: MoveFn,
     estimate: Option<EstimateFn>,
     repetition_value: Option<SideFn>,
+    encode: Option<EncodeFn>,
     /// The move buffer handed to `generate_moves` (carved from the solver's memory).
     moves: *mut u32,
     moves_cap: usize,
@@ -299,6 +339,7 @@ impl<const RULE: u8> CGame<RULE> {
             undo,
             estimate: game.estimate,
             repetition_value: game.repetition_value,
+            encode: game.encode,
             moves: moves.as_mut_ptr(),
             moves_cap: moves.len(),
             failure: Cell::new(None),
@@ -501,6 +542,28 @@ impl<const RULE: u8> Game for CGame<RULE> {
                 Value::Draw
             }
         }
+    }
+
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let encode = self.encode?;
+        if self.detached() {
+            return None;
+        }
+        let cap = out.len().min(PN_ENCODING_CAPACITY);
+        let mut length = UNSET_COUNT;
+        // SAFETY: `new`'s contract; `out` holds `cap` writable bytes that nothing else uses
+        // while the callback runs, and `length` is a valid `size_t` to write.
+        let rc = unsafe { encode(self.ctx, out.as_mut_ptr(), cap, &mut length) };
+        if !self.ok(rc) {
+            return None;
+        }
+        if length > cap {
+            // Over the capacity, or not written at all: a broken contract, and the bytes
+            // past `cap` were never ours to read.
+            self.fail(Failure::Invalid);
+            return None;
+        }
+        Some(length)
     }
 
     fn has_failed(&self) -> bool {

@@ -29,7 +29,8 @@
 //! before returning (see [`parallel`]).
 //!
 //! # Features
-//! - `std` (default): the parallel solver's calls. Without it they exist and return
+//! - `std` (default): the parallel solver's calls and the certificate checker
+//!   (`pn_certificate_check`, the `proofnum-check` crate). Without it they exist and return
 //!   [`pn_status::Unsupported`], so the header is one ABI for every build. The standard
 //!   library itself is linked on every target that has one, for the panic boundary; only
 //!   bare-metal targets build without it.
@@ -54,6 +55,8 @@ pub mod game;
 pub mod parallel;
 
 pub mod proof;
+// After the walks of `proof`: its export is one more walk.
+pub mod certificate;
 pub mod result;
 pub mod solver;
 pub mod status;

@@ -2,7 +2,7 @@
 //! a proof (the core's `proof` module).
 
 use proofnum_core::proof::Verdict;
-use proofnum_core::{Reason, Status};
+use proofnum_core::{Reason, Status, Verification};
 
 use crate::boundary::{guard, out, out_buffer, out_struct, read_input};
 use crate::config::pn_limits;
@@ -127,11 +127,7 @@ pub unsafe extern "C" fn pn_verify(
             )
         };
         let attacker = pn_side::player(attacker)?;
-        let claim_status = match claim {
-            x if x == pn_outcome::Proven as u32 => Status::Proven,
-            x if x == pn_outcome::Disproven as u32 => Status::Disproven,
-            _ => return Err(pn_status::InvalidArgument),
-        };
+        let claim_status = claim_of(claim)?;
         let locked = solver.lock()?;
         let stop = solver.stop_flag();
         let result = with_rule!(locked.inner, &game, |dfpn, g, table, memo| {
@@ -139,28 +135,47 @@ pub unsafe extern "C" fn pn_verify(
                 dfpn.verify(g, attacker, claim_status, table, memo, l)
             })
         })
-        .map(|(v, failure)| {
-            let stats = pn_stats {
-                nodes: v.stats.nodes,
-                ..pn_stats::default()
-            };
-            let result = match (failure, v.verdict) {
-                (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
-                (None, Verdict::Verified) => {
-                    let outcome = if claim_status == Status::Proven {
-                        pn_outcome::Proven
-                    } else {
-                        pn_outcome::Disproven
-                    };
-                    pn_result::new(pn_status::Ok, outcome).with_move(v.winning_move)
-                }
-                (None, Verdict::Refuted) => pn_result::new(pn_status::Refuted, pn_outcome::Unknown),
-                (None, Verdict::Unknown(reason)) => {
-                    pn_result::new(pn_status::from_reason(reason), pn_outcome::Unknown)
-                }
-            };
-            pn_result { stats, ..result }
-        });
+        .map(|(v, failure)| walked(&v, failure, claim_status));
         solver.finish(result, out_result)
     })
+}
+
+/// The claim `PN_OUTCOME_PROVEN` or `PN_OUTCOME_DISPROVEN` from C.
+pub(crate) fn claim_of(claim: u32) -> Result<Status, pn_status> {
+    match claim {
+        x if x == pn_outcome::Proven as u32 => Ok(Status::Proven),
+        x if x == pn_outcome::Disproven as u32 => Ok(Status::Disproven),
+        _ => Err(pn_status::InvalidArgument),
+    }
+}
+
+/// The result of a verification walk of `claim` (`pn_verify`, `pn_certify`): the claim when
+/// verified (with the checked winning move), `PN_STATUS_REFUTED`, or why the walk ended
+/// without a verdict; a broken callback's status overrides all of them. `stats.nodes` counts
+/// the positions walked.
+pub(crate) fn walked(
+    v: &Verification<u32>,
+    failure: Option<pn_status>,
+    claim: Status,
+) -> pn_result {
+    let stats = pn_stats {
+        nodes: v.stats.nodes,
+        ..pn_stats::default()
+    };
+    let result = match (failure, v.verdict) {
+        (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
+        (None, Verdict::Verified) => {
+            let outcome = if claim == Status::Proven {
+                pn_outcome::Proven
+            } else {
+                pn_outcome::Disproven
+            };
+            pn_result::new(pn_status::Ok, outcome).with_move(v.winning_move)
+        }
+        (None, Verdict::Refuted) => pn_result::new(pn_status::Refuted, pn_outcome::Unknown),
+        (None, Verdict::Unknown(reason)) => {
+            pn_result::new(pn_status::from_reason(reason), pn_outcome::Unknown)
+        }
+    };
+    pn_result { stats, ..result }
 }

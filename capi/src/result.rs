@@ -1,5 +1,7 @@
 //! What a solve call reports: status, outcome, best move, statistics.
 
+use core::mem::{align_of, size_of};
+
 use proofnum_core::Stats;
 
 use crate::boundary::SizedStruct;
@@ -10,7 +12,8 @@ use crate::status::pn_status;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct pn_stats {
-    /// Positions evaluated (made, looked up and taken back).
+    /// Positions the searches evaluated (made, looked up and taken back); the confirming
+    /// walks' positions are counted in `confirm_nodes`.
     pub nodes: u64,
     /// Interior node visits (MID calls): the search's work.
     pub mid_calls: u64,
@@ -37,6 +40,13 @@ pub struct pn_stats {
     /// Share of the worker threads' time spent waiting for a job, per thousand; 0 from the
     /// serial calls. High values mean the position offers too little parallel work.
     pub worker_idle_per_mille: u32,
+    /// Positions the walks that confirmed the answers visited (see `pn_config.confirm`); 0
+    /// when nothing was confirmed. The node limit counts them with `nodes`.
+    pub confirm_nodes: u64,
+    /// Answers a confirming walk refuted, each searched again over new table keys: a false
+    /// match in the table, positions the game's hash does not tell apart, or a loaded table
+    /// that lied. Normally 0.
+    pub refutations: u64,
 }
 
 impl From<&Stats> for pn_stats {
@@ -51,6 +61,8 @@ impl From<&Stats> for pn_stats {
             table_stores: s.table.stores,
             table_drops: s.table.drops,
             elapsed_us: s.elapsed_us.unwrap_or(0),
+            confirm_nodes: s.confirm_nodes,
+            refutations: s.refutations,
             ..pn_stats::default()
         }
     }
@@ -67,7 +79,8 @@ impl From<&proofnum_core::parallel::ParallelStats> for pn_stats {
             repetitions: s.repetitions,
             table: s.table,
             elapsed_us: Some(u64::try_from(s.elapsed.as_micros()).unwrap_or(u64::MAX)),
-            ..Stats::default()
+            confirm_nodes: s.confirm_nodes,
+            refutations: s.refutations,
         };
         pn_stats {
             jobs: s.jobs,
@@ -85,7 +98,8 @@ impl From<&proofnum_core::parallel::ParallelStats> for pn_stats {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct pn_result {
     /// `sizeof(pn_result)`, set by the caller. (A caller built against an older header, whose
-    /// `pn_stats` ended at `elapsed_us`, sets its smaller size and gets just those fields.)
+    /// `pn_stats` ended at `elapsed_us` or at `worker_idle_per_mille`, sets its smaller size
+    /// and gets just those fields.)
     pub struct_size: usize,
     /// The call's status (a `pn_status`): `PN_STATUS_OK` when solved, otherwise why the
     /// search ended without an answer.
@@ -97,9 +111,9 @@ pub struct pn_result {
     /// callback).
     pub has_best_move: u32,
     /// When solved: the move that achieves the outcome (the winning move, the drawing move,
-    /// the defence that resists longest; over a table from `pn_table_load`, the winning or
-    /// drawing move is the one the confirming walk checked, the defence is the table's). When
-    /// not: the move the search found most promising, with no guarantee.
+    /// the defence that resists longest; when the answer was confirmed, the winning or drawing
+    /// move is the one the confirming walk checked, the defence is the search's). When not:
+    /// the move the search found most promising, with no guarantee.
     pub best_move: u32,
     /// From `pn_solve`, when solved: plies to the end of the solved line as the proof's table
     /// entries record it (shortest win, longest loss), saturated at 1023. It is the length of
@@ -111,12 +125,22 @@ pub struct pn_result {
     pub stats: pn_stats,
 }
 
-// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields. The one older
-// version ends where `stats.jobs` begins (`stats` is the last field).
+// SAFETY: `#[repr(C)]`, `struct_size: usize` first, and only integer fields. The older
+// versions end where `stats.jobs` and `stats.confirm_nodes` begin (`stats` is the last field).
 unsafe impl SizedStruct for pn_result {
-    const OLDER_SIZES: &'static [usize] =
-        &[core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, jobs)];
+    const OLDER_SIZES: &'static [usize] = &[
+        core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, jobs),
+        core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, confirm_nodes),
+    ];
 }
+
+// The second version ended with `worker_idle_per_mille` and the struct's tail padding:
+// `confirm_nodes` starts exactly there, on every target.
+const _: () = assert!(
+    (core::mem::offset_of!(pn_stats, worker_idle_per_mille) + size_of::<u32>())
+        .next_multiple_of(align_of::<pn_stats>())
+        == core::mem::offset_of!(pn_stats, confirm_nodes)
+);
 
 impl pn_result {
     /// A result with this status and outcome, no move and no counters.

@@ -35,14 +35,11 @@ use core::ptr::NonNull;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use proofnum_core::memory::{Carver, bytes_for};
-use proofnum_core::{
-    Dfpn, Game, Limits, Player, Pns, SearchResult, Status, Table, Value, ValueResult,
-};
+use proofnum_core::{Dfpn, Game, Pns, Status, Table, Value};
 
 use crate::boundary::{self, guard, out, out_struct, out_version, read_input};
 use crate::claims;
 use crate::config::{SerialEngine, Settings, pn_config, pn_limits};
-use crate::confirm::Question;
 use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
 use crate::status::pn_status;
@@ -80,11 +77,13 @@ pub(crate) struct Inner {
     /// The table's region; `Table::attach` reads its header at each call.
     pub(crate) table: &'static mut [u8],
     /// False while the table holds bytes from `pn_table_load` (until `pn_table_clear`):
-    /// solved answers are then confirmed before they are reported (see `confirm`).
+    /// solved answers are then confirmed before they are reported even when the
+    /// configuration opted out (see `confirm`).
     pub(crate) table_trusted: bool,
     /// The buffer the game's `generate_moves` writes into.
     pub(crate) moves: &'static mut [u32],
-    /// Scratch memory of `pn_verify` (the set of verified positions).
+    /// Scratch memory of the verification walks (`pn_verify`, `pn_certify` and the walks
+    /// that confirm answers): the set of positions verified.
     pub(crate) memo: &'static mut [u64],
 }
 
@@ -204,40 +203,10 @@ pub(crate) struct Searcher {
 
 /// The searcher the solve calls use for game type `G`.
 pub(crate) enum Serial<'a, G: Engined> {
-    /// Df-pn.
+    /// Df-pn, which also walks to confirm its answers.
     Dfpn(&'a mut Dfpn<'static, G>),
-    /// PNS or PN².
-    Pns(&'a mut Pns<'static, G>),
-}
-
-impl<G: Engined> Serial<'_, G> {
-    /// Can `attacker` force a win? As [`Dfpn::solve`] and [`Pns::solve`].
-    fn solve(
-        self,
-        game: &mut G,
-        attacker: Player,
-        table: &mut Table<'_>,
-        limits: &mut Limits<'_>,
-    ) -> SearchResult<G::Move> {
-        match self {
-            Serial::Dfpn(dfpn) => dfpn.solve(game, attacker, table, limits),
-            Serial::Pns(pns) => pns.solve(game, attacker, table, limits),
-        }
-    }
-
-    /// The position's value for its side to move. As [`Dfpn::solve_value`] and
-    /// [`Pns::solve_value`].
-    fn solve_value(
-        self,
-        game: &mut G,
-        table: &mut Table<'_>,
-        limits: &mut Limits<'_>,
-    ) -> ValueResult<G::Move> {
-        match self {
-            Serial::Dfpn(dfpn) => dfpn.solve_value(game, table, limits),
-            Serial::Pns(pns) => pns.solve_value(game, table, limits),
-        }
-    }
+    /// PNS or PN², with the df-pn searcher that walks to confirm their answers.
+    Pns(&'a mut Pns<'static, G>, &'a mut Dfpn<'static, G>),
 }
 
 impl Searcher {
@@ -291,10 +260,21 @@ impl Searcher {
 
     /// The searcher of the solve calls for game type `G`, as the configuration's engine says.
     fn serial<G: Engined>(&mut self) -> Result<Serial<'_, G>, pn_status> {
-        Ok(match self.settings.engine {
-            SerialEngine::Dfpn => Serial::Dfpn(self.get::<G>()?),
-            SerialEngine::Pns { .. } => Serial::Pns(self.get_pns::<G>()?),
-        })
+        match self.settings.engine {
+            SerialEngine::Dfpn => Ok(Serial::Dfpn(self.get::<G>()?)),
+            SerialEngine::Pns { .. } => {
+                self.get::<G>()?;
+                self.get_pns::<G>()?;
+                let walker = G::slot(&mut self.engine).ok_or(pn_status::InternalError)?;
+                let pns = G::pns_slot(&mut self.pns).ok_or(pn_status::InternalError)?;
+                Ok(Serial::Pns(pns, walker))
+            }
+        }
+    }
+
+    /// Whether the configuration asks for confirmed answers.
+    pub(crate) fn confirm(&self) -> bool {
+        self.settings.confirm
     }
 }
 
@@ -693,7 +673,8 @@ impl Inner {
         Ok((out, cgame.failure().map(pn_status::from)))
     }
 
-    /// `pn_solve`'s search, its answer confirmed over a loaded table.
+    /// `pn_solve`'s search, its answer confirmed unless the caller opted out (see
+    /// [`confirm`](crate::confirm)).
     fn solve(
         &mut self,
         game: &pn_game,
@@ -701,33 +682,9 @@ impl Inner {
         limits: &pn_limits,
         stop: &AtomicBool,
     ) -> Result<pn_result, pn_status> {
-        self.confirmed(game, Question::Attacker(attacker), limits, stop, |inner| {
-            inner.search(game, attacker, limits, stop)
-        })
-    }
-
-    /// `pn_solve_value`'s searches, their answer confirmed over a loaded table.
-    fn solve_value(
-        &mut self,
-        game: &pn_game,
-        limits: &pn_limits,
-        stop: &AtomicBool,
-    ) -> Result<pn_result, pn_status> {
-        self.confirmed(game, Question::Value, limits, stop, |inner| {
-            inner.search_value(game, limits, stop)
-        })
-    }
-
-    /// `pn_solve`'s search as it ran.
-    fn search(
-        &mut self,
-        game: &pn_game,
-        attacker: proofnum_core::Player,
-        limits: &pn_limits,
-        stop: &AtomicBool,
-    ) -> Result<pn_result, pn_status> {
-        let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, _memo| {
-            limits.with(stop, |l| serial.solve(g, attacker, table, l))
+        let confirm = self.confirms();
+        let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, memo| {
+            limits.with(stop, |l| serial.solve(g, attacker, table, memo, confirm, l))
         })?;
         let stats = pn_stats::from(&r.stats);
         let result = match (failure, r.status) {
@@ -750,15 +707,16 @@ impl Inner {
         Ok(pn_result { stats, ..result })
     }
 
-    /// `pn_solve_value`'s searches as they ran.
-    fn search_value(
+    /// `pn_solve_value`'s searches, each answer confirmed unless the caller opted out.
+    fn solve_value(
         &mut self,
         game: &pn_game,
         limits: &pn_limits,
         stop: &AtomicBool,
     ) -> Result<pn_result, pn_status> {
-        let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, _memo| {
-            limits.with(stop, |l| serial.solve_value(g, table, l))
+        let confirm = self.confirms();
+        let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, memo| {
+            limits.with(stop, |l| serial.solve_value(g, table, memo, confirm, l))
         })?;
         let stats = pn_stats::from(&r.stats);
         let result = match (failure, r.value) {
@@ -786,12 +744,19 @@ impl Inner {
 /// limit). Draws count against the attacker. With PNS and PN² the statistics' `mid_calls`
 /// count expansions.
 ///
+/// The answer is confirmed before it is reported (unless the configuration's `confirm` opted
+/// out, and always over a loaded table): the walk of `pn_verify` checks it without trusting
+/// the table's solved entries, within the same limits, and an answer it refutes is searched
+/// again over new table keys (`pn_stats.refutations`).
+///
 /// Returns `PN_STATUS_OK` when solved (`outcome` is `PN_OUTCOME_PROVEN` or
 /// `PN_OUTCOME_DISPROVEN`). When the search ran but ended without an answer it returns why —
 /// `PN_STATUS_NODE_LIMIT`, `TIME_LIMIT`, `STOPPED`, `DEPTH_LIMIT`, `TOO_MANY_MOVES`,
-/// `CALLBACK_FAILED`, `CALLBACK_INVALID` or (PNS and PN²: the arena was full even after
-/// freeing solved subtrees) `MEMORY_LIMIT` — and `*out_result` is written with that status,
-/// `PN_OUTCOME_UNKNOWN` and the counters. For any other status nothing is written.
+/// `CALLBACK_FAILED`, `CALLBACK_INVALID`, (PNS and PN²: the arena was full even after
+/// freeing solved subtrees) `MEMORY_LIMIT`, or `UNCONFIRMED` (every search's answer was
+/// refuted by its confirmation: positions the game's hash does not tell apart, most likely) —
+/// and `*out_result` is written with that status, `PN_OUTCOME_UNKNOWN` and the counters. For
+/// any other status nothing is written.
 ///
 /// The game's position is restored before returning, unless a callback failed. The
 /// transposition table keeps what this search learnt for later calls.

@@ -79,11 +79,15 @@ pub enum pn_status {
     Unconfirmed = 24,
     /// A certificate could not be written: its sink callback refused bytes.
     OutputFailed = 25,
+    /// `pn_certificate_check` rejected the certificate: its bytes are not a certificate, it is
+    /// about another game, rule or position, or a step of its proof is faulty (the report says
+    /// which, and where).
+    CertificateInvalid = 26,
 }
 
 impl pn_status {
     /// Every status, in numeric order (each at the index of its value).
-    pub(crate) const ALL: [pn_status; 26] = [
+    pub(crate) const ALL: [pn_status; 27] = [
         pn_status::Ok,
         pn_status::NullPointer,
         pn_status::BadStructSize,
@@ -110,6 +114,7 @@ impl pn_status {
         pn_status::MemoryLimit,
         pn_status::Unconfirmed,
         pn_status::OutputFailed,
+        pn_status::CertificateInvalid,
     ];
 
     /// The status with this value, if there is one.
@@ -152,6 +157,9 @@ impl pn_status {
                 c"the answer was refuted by its confirmation each time it was searched again"
             }
             pn_status::OutputFailed => c"the certificate sink refused bytes",
+            pn_status::CertificateInvalid => {
+                c"the certificate is not valid for this game and position"
+            }
         }
     }
 
@@ -222,7 +230,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_arena_is_a_memory_limit_and_statuses_are_appended() {
+    fn new_statuses_are_appended_and_reasons_map_onto_them() {
         assert_eq!(
             pn_status::from_reason(Reason::MemoryLimit),
             pn_status::MemoryLimit
@@ -232,9 +240,23 @@ mod tests {
             23,
             "appended after INTERNAL_ERROR"
         );
-        // Statuses are only ever appended: the confirmation's and the certificates' came next.
-        assert_eq!(pn_status::Unconfirmed as u32, 24);
-        assert_eq!(pn_status::ALL.last(), Some(&pn_status::OutputFailed));
+        assert_eq!(
+            pn_status::from_reason(Reason::Unconfirmed),
+            pn_status::Unconfirmed
+        );
+        assert_eq!(
+            pn_status::from_reason(Reason::Output),
+            pn_status::OutputFailed
+        );
+        assert_eq!(
+            (
+                pn_status::Unconfirmed as u32,
+                pn_status::OutputFailed as u32
+            ),
+            (24, 25),
+            "appended after MEMORY_LIMIT"
+        );
+        assert_eq!(pn_status::ALL.last(), Some(&pn_status::CertificateInvalid));
         assert_eq!(
             pn_status::from_reason(Reason::WorkLimit),
             pn_status::InternalError

@@ -144,12 +144,13 @@ pub unsafe extern "C" fn pn_table_save(
 /// A loaded table is untrusted until `pn_table_clear`. Each entry's check covers all its bits,
 /// so damaged bytes only make entries miss; but a forger can write entries with valid checks,
 /// so every solved answer of a solve call (serial or parallel) over a loaded table is first
-/// confirmed by the walk of `pn_verify`, within the call's limits (the parallel calls' walk
-/// runs on the calling thread, with the node limit and stops only). A refuted answer empties
-/// the table and the search runs again; a walk that hits a limit gives that status. So a loaded
-/// table never makes a call report a wrong outcome or winning move; `distance` and the loser's
-/// choice of defence are read from it unconfirmed, and `pn_principal_variation` follows its
-/// entries as they are (`pn_verify` checks a claim whatever the table says).
+/// confirmed by the walk of `pn_verify`, within the call's limits, even when the
+/// configuration's `confirm` opted out (the parallel calls' walk runs on the calling thread).
+/// A refuted answer is searched again over new table keys (the loaded entries become
+/// unreachable); a walk that hits a limit gives that status. So a loaded table never makes a
+/// call report a wrong outcome or winning move; `distance` and the loser's choice of defence
+/// are read from it unconfirmed, and `pn_principal_variation` follows its entries as they are
+/// (`pn_verify` checks a claim whatever the table says).
 ///
 /// # Safety
 /// `solver` is NULL or a pointer from `pn_solver_init`; `bytes` is NULL or readable for

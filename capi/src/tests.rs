@@ -14,7 +14,7 @@ use std::format;
 use std::vec;
 use std::vec::Vec;
 
-use crate::config::{pn_config, pn_config_default_v2 as pn_config_default, pn_engine};
+use crate::config::{pn_config, pn_config_default_v3 as pn_config_default, pn_engine};
 use crate::game::{pn_game, pn_outcome};
 use crate::result::pn_result;
 use crate::solver::pn_solver_memory_requirements;
@@ -22,6 +22,8 @@ use crate::solver::{pn_solve, pn_solve_value, pn_solver, pn_solver_init, pn_solv
 use crate::status::pn_status;
 use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 
+#[cfg(feature = "std")]
+mod certificates;
 #[cfg(feature = "std")]
 mod loaded;
 
@@ -55,6 +57,11 @@ struct Pile {
     /// board takes back a move that was never played.
     on_board: u32,
     undos_of_unplayed_moves: u32,
+    /// The length `encode` reports (its bytes written up to the capacity), instead of the
+    /// real one: an over-long encoding when above `PN_ENCODING_CAPACITY`.
+    encoding_length: Option<usize>,
+    /// `encode` calls so far.
+    encodes: u32,
 }
 
 /// What the copy callbacks did, and how `pile_clone` should fail.
@@ -224,6 +231,20 @@ unsafe extern "C" fn play(ctx: *mut c_void, take: u32) -> c_int {
     0
 }
 
+/// The pile's exact encoding: the stones (4 bytes, little-endian) and the side to move.
+unsafe extern "C" fn encode(ctx: *mut c_void, out: *mut u8, cap: usize, len: *mut usize) -> c_int {
+    // SAFETY: as in `side`; `out` holds `cap` bytes.
+    let p = unsafe { &mut *(ctx as *mut Pile) };
+    p.encodes += 1;
+    let mut bytes = [0u8; 5];
+    bytes[..4].copy_from_slice(&p.stones.to_le_bytes());
+    bytes[4] = p.to_move as u8;
+    let n = bytes.len().min(cap);
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, n) };
+    unsafe { *len = p.encoding_length.unwrap_or(bytes.len()) };
+    0
+}
+
 unsafe extern "C" fn undo(ctx: *mut c_void, take: u32) -> c_int {
     // SAFETY: as in `side`.
     let p = unsafe { &mut *(ctx as *mut Pile) };
@@ -258,6 +279,8 @@ impl Pile {
             undos: 0,
             on_board: 0,
             undos_of_unplayed_moves: 0,
+            encoding_length: None,
+            encodes: 0,
         }
     }
 
@@ -277,6 +300,7 @@ impl Pile {
             repetition_value: None,
             repetition_rule: crate::game::pn_repetition::Acyclic as u32,
             copy_size: 0,
+            encode: Some(encode),
         }
     }
 
@@ -310,6 +334,8 @@ fn small_config() -> pn_config {
         table_bytes: 4096,
         max_depth: 64,
         max_moves: 3,
+        // The subtraction game's proofs are small; every walk clears its memo.
+        verify_memo_entries: 1024,
         ..pn_config_default()
     }
 }
@@ -965,6 +991,82 @@ fn callers_with_the_first_versions_of_the_game_and_result_structs_still_work() {
     assert_eq!(s, pn_status::BadStructSize);
 }
 
+#[test]
+fn callers_with_the_second_versions_of_the_game_and_result_structs_still_work() {
+    use crate::result::pn_stats;
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile {
+        // Garbage, were it read: past the caller's struct, `encode` is never called.
+        encoding_length: Some(usize::MAX),
+        ..Pile::new(7)
+    };
+    let game = pn_game {
+        struct_size: core::mem::offset_of!(pn_game, encode),
+        ..pile.table()
+    };
+    let v2_result =
+        core::mem::offset_of!(pn_result, stats) + core::mem::offset_of!(pn_stats, confirm_nodes);
+    let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+    r.struct_size = v2_result;
+    r.stats.confirm_nodes = 77;
+    r.stats.refutations = 77;
+    // SAFETY: valid pointers; the pile outlives the call.
+    let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Win as u32));
+    assert_eq!(pile.encodes, 0);
+    assert_eq!(r.struct_size, v2_result);
+    assert_eq!((r.stats.confirm_nodes, r.stats.refutations), (77, 77));
+}
+
+#[test]
+fn default_configs_confirm_and_confirm_off_walks_nothing() {
+    for (confirm, walks) in [(None, true), (Some(crate::config::PN_CONFIRM_OFF), false)] {
+        let config = pn_config {
+            confirm: confirm.unwrap_or(small_config().confirm),
+            ..small_config()
+        };
+        let (_memory, solver) = solver(&config);
+        for n in [5u32, 8, 13] {
+            let mut pile = Pile::new(n);
+            let (s, r) = value(solver, &mut pile);
+            assert_eq!(s, pn_status::Ok);
+            assert_eq!(
+                r.stats.confirm_nodes > 0,
+                walks,
+                "pile {n}, confirm {confirm:?}"
+            );
+            assert_eq!(r.stats.refutations, 0);
+            // The walk tells positions apart by their encodings.
+            assert_eq!(pile.encodes > 0, walks, "pile {n}");
+        }
+    }
+}
+
+#[test]
+fn an_encoding_longer_than_the_capacity_is_an_invalid_callback() {
+    let (_memory, solver) = solver(&small_config());
+    for length in [crate::game::PN_ENCODING_CAPACITY + 1, usize::MAX] {
+        let mut pile = Pile {
+            encoding_length: Some(length),
+            ..Pile::new(9)
+        };
+        let (s, r) = value(solver, &mut pile);
+        assert_eq!((s, r.outcome), (pn_status::CallbackInvalid, 0));
+        assert_eq!(r.has_best_move, 0);
+        assert_eq!(
+            (pile.stones, pile.to_move),
+            (9, 0),
+            "the position is restored"
+        );
+    }
+    // Exactly the capacity is fine (the pile writes its 5 bytes and claims the rest).
+    let mut pile = Pile {
+        encoding_length: Some(crate::game::PN_ENCODING_CAPACITY),
+        ..Pile::new(9)
+    };
+    assert_eq!(value(solver, &mut pile).0, pn_status::Ok);
+}
+
 #[cfg(not(feature = "std"))]
 #[test]
 fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
@@ -990,6 +1092,62 @@ fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
         crate::version::pn_features() & crate::version::PN_FEATURE_PARALLEL,
         0
     );
+}
+
+#[cfg(not(feature = "std"))]
+#[test]
+fn without_std_the_checker_is_unsupported_and_certificates_are_still_written() {
+    use crate::certificate::{pn_certificate_check, pn_certify, pn_check_report};
+    unsafe extern "C" fn count(ctx: *mut c_void, _bytes: *const u8, length: usize) -> c_int {
+        // SAFETY: `ctx` is the test's counter.
+        unsafe { *(ctx as *mut usize) += length };
+        0
+    }
+    let (_memory, solver) = solver(&small_config());
+    let mut pile = Pile::new(5);
+    let game = pile.table();
+    let mut written = 0usize;
+    let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+    let name = b"subtraction";
+    // SAFETY: valid pointers; the counter outlives the call.
+    let s = unsafe {
+        pn_certify(
+            solver,
+            &game,
+            0,
+            pn_outcome::Proven as u32,
+            name.as_ptr().cast(),
+            name.len(),
+            Some(count),
+            (&mut written as *mut usize).cast(),
+            null(),
+            &mut r,
+        )
+    };
+    assert_eq!((s, r.outcome), (pn_status::Ok, pn_outcome::Proven as u32));
+    assert!(written > 0, "the writer needs no heap");
+    let mut report = pn_check_report {
+        struct_size: size_of::<pn_check_report>(),
+        ..pn_check_report::default()
+    };
+    // SAFETY: valid pointers; nothing is read without std.
+    let s = unsafe {
+        pn_certificate_check(
+            &game,
+            name.as_ptr().cast(),
+            name.len(),
+            null(),
+            0,
+            null(),
+            null_mut(),
+            0,
+            null_mut(),
+            0,
+            &mut report,
+        )
+    };
+    assert_eq!(s, pn_status::Unsupported);
+    assert_eq!(report.verdict, 0, "nothing written");
 }
 
 /// The parallel calls: the same games with worker threads, each on its own copy.
@@ -1053,9 +1211,12 @@ mod parallel {
                 assert_eq!((r.stats.threads, r.distance), (threads, 0));
                 assert!(r.stats.jobs >= 1, "pile {n}");
                 assert!(n == 0 || r.stats.nodes >= 1, "pile {n}");
-                // One copy per thread, made before the search and reused by the second one
-                // of a lost pile; each freed once.
-                assert_eq!(since(&LOG, before), (threads, threads), "pile {n}");
+                // Confirmed by default: the walk visited the proof.
+                assert!(n == 0 || r.stats.confirm_nodes >= 1, "pile {n}");
+                assert_eq!(r.stats.refutations, 0, "pile {n}");
+                // One copy per thread and one for the confirming walk, made before the search
+                // and reused by the second one of a lost pile; each freed once.
+                assert_eq!(since(&LOG, before), (threads + 1, threads + 1), "pile {n}");
                 assert_eq!((pile.stones, pile.to_move), (n, 0), "only read");
 
                 // Both players as the attacker.
@@ -1074,6 +1235,31 @@ mod parallel {
                     assert_eq!(r.outcome, want as u32, "pile {n}, attacker {attacker}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn unconfirmed_parallel_values_take_one_copy_per_thread_and_walk_nothing() {
+        static LOG: CopyLog = CopyLog::new();
+        let (_memory, solver) = solver(&pn_config {
+            confirm: crate::config::PN_CONFIRM_OFF,
+            ..config(2)
+        });
+        for n in [5u32, 8] {
+            let before = LOG.counts();
+            let mut pile = Pile {
+                log: &LOG,
+                ..Pile::new(n)
+            };
+            let (s, r) = value_parallel(solver, &pile.table());
+            let want = if n % 4 != 0 {
+                pn_outcome::Win
+            } else {
+                pn_outcome::Loss
+            };
+            assert_eq!((s, r.outcome), (pn_status::Ok, want as u32), "pile {n}");
+            assert_eq!((r.stats.confirm_nodes, r.stats.refutations), (0, 0));
+            assert_eq!(since(&LOG, before), (2, 2), "pile {n}");
         }
     }
 
@@ -1295,7 +1481,8 @@ mod parallel {
         assert_eq!(r.outcome, pn_outcome::Unknown as u32);
         assert_eq!(r.has_best_move, 0);
         let (made, freed) = LOG.counts();
-        assert_eq!((made, freed), (2, 2));
+        // Two workers' copies and the confirming walk's.
+        assert_eq!((made, freed), (3, 3));
     }
 
     #[test]
@@ -1317,7 +1504,7 @@ mod parallel {
         assert_eq!(s, pn_status::NodeLimit);
         assert_eq!(r.outcome, pn_outcome::Unknown as u32);
         assert!(r.stats.nodes >= 1 && r.stats.jobs >= 1);
-        assert_eq!(LOG.counts(), (2, 2));
+        assert_eq!(LOG.counts(), (3, 3));
     }
 
     #[test]
@@ -1374,7 +1561,7 @@ mod parallel {
         assert_eq!(s, pn_status::Stopped);
         assert_eq!(r.outcome, pn_outcome::Unknown as u32);
         assert_eq!(stones_after, stones);
-        assert_eq!(LOG.counts(), (2, 2));
+        assert_eq!(LOG.counts(), (3, 3));
     }
 
     #[test]

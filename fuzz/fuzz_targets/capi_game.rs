@@ -24,7 +24,7 @@ use std::mem::size_of;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use proofnum::{Player, Value};
-use proofnum_capi::config::{PN_UNLIMITED, pn_config_default_v2};
+use proofnum_capi::config::{PN_UNLIMITED, pn_config_default_v3};
 use proofnum_capi::game::pn_repetition;
 use proofnum_capi::parallel::pn_solve_value_parallel;
 use proofnum_capi::proof::{pn_principal_variation, pn_verify};
@@ -386,7 +386,9 @@ impl Plan {
             arena_nodes: u.int_in_range(1..=5_000)?,
             second_level_nodes: u.int_in_range(1..=500)?,
             engine: u.int_in_range(0..=3)?,
-            ..pn_config_default_v2()
+            // On, off, or garbage.
+            confirm: u.int_in_range(0..=2)?,
+            ..pn_config_default_v3()
         };
         let missing = u.int_in_range(0..=63u8)?;
         Ok(Plan {
@@ -473,6 +475,7 @@ fn run(data: &[u8]) -> Result<()> {
         repetition_value: Some(repetition_value),
         repetition_rule: c_rule,
         copy_size: 0,
+        encode: None,
     };
     match plan.missing {
         Some(0) => game.side_to_move = None,
@@ -586,7 +589,7 @@ impl Session<'_> {
         what: &str,
     ) -> bool {
         assert!(
-            (status as u32) < 24,
+            (status as u32) <= pn_status::CertificateInvalid as u32,
             "{what}: an undocumented status {}",
             status as u32
         );
@@ -763,7 +766,7 @@ impl Session<'_> {
         // SAFETY: as in `serial_calls`; copies of the context are valid contexts.
         let s = unsafe { pn_solve_value_parallel(self.solver, &game, &limits, &mut r) };
         assert!(
-            (s as u32) < 24 && s != pn_status::InternalError,
+            (s as u32) <= pn_status::CertificateInvalid as u32 && s != pn_status::InternalError,
             "parallel: {s:?}"
         );
         let allowed = s == pn_status::Ok

@@ -425,6 +425,10 @@ impl<const RULE: u8> Game for WorkerGame<'_, RULE> {
             .map_or(Value::Draw, Game::repetition_value)
     }
 
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        self.game.as_ref().ok()?.encode(out)
+    }
+
     fn has_failed(&self) -> bool {
         self.game.as_ref().map_or(true, Game::has_failed)
     }

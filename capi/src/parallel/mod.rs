@@ -12,8 +12,10 @@
 //! `pn_verify` or `pn_table_save`, and what they stored is there for it. Unlike the rest of
 //! the interface the parallel calls allocate, and free before returning: the threads, one
 //! df-pn stack and one move buffer per thread, the root PN tree, and byte copies of the game.
-//! The solver's own stack and move buffer are used only by the walk that confirms an answer
-//! over a loaded table (`confirm`), on the calling thread after the workers are done.
+//! The walk that confirms an answer (`confirm`) runs on the calling thread once the workers
+//! are done, over the shared table, on one more copy of the game, with the solver's
+//! verification memo and a df-pn stack the call allocates; the solver's own stack and move
+//! buffer are not used.
 //!
 //! # Limits
 //! The node limit and the stop flag (`pn_solver_stop`, from any thread) work as for the serial
@@ -48,6 +50,11 @@ pub(crate) const AVAILABLE: bool = cfg!(feature = "std");
 /// the rest of the interface, the call allocates (threads, their search stacks and move
 /// buffers, the root search tree, byte copies of the game), and frees everything before
 /// returning.
+///
+/// The answer is confirmed as `pn_solve`'s is (by default, and always over a loaded table):
+/// once the workers are done, the walk runs on the calling thread over the shared table, on
+/// one more copy of the game (so `clone` makes one copy more than there are threads), and a
+/// refuted answer is searched again in parallel over new table keys.
 ///
 /// Statuses and what is written are as for `pn_solve`, with these differences:
 /// `PN_STATUS_MISSING_CALLBACK` when the game has neither `clone` and `free` nor
@@ -126,7 +133,6 @@ mod imp {
     use super::copies::{Copies, WorkerGame};
     use crate::boundary::{guard, out_struct, read_input};
     use crate::config::{PN_UNLIMITED, pn_limits, pn_progress};
-    use crate::confirm::Question;
     use crate::game::{RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome};
     use crate::game::{pn_repetition, pn_side};
     use crate::result::{pn_result, pn_stats};
@@ -161,18 +167,7 @@ mod imp {
             let locked = solver.lock()?;
             let inner = &mut *locked.inner;
             let stop = solver.stop_flag();
-            let rule = pn_repetition::from_u32(game.repetition_rule)?;
-            let question = attacker.map_or(Question::Value, Question::Attacker);
-            // An answer over a loaded table is confirmed by the serial walk on this thread,
-            // with the node limit and the stop flag: the limits' clock and progress are not
-            // called (the parallel calls never call them).
-            let walk_limits = pn_limits {
-                max_time_us: PN_UNLIMITED,
-                clock: None,
-                progress: None,
-                ..limits
-            };
-            let result = inner.confirmed(&game, question, &walk_limits, stop, |inner| match rule {
+            let result = match pn_repetition::from_u32(game.repetition_rule)? {
                 pn_repetition::Draw => run::<RULE_DRAW>(inner, &game, attacker, &limits, stop),
                 pn_repetition::Acyclic => {
                     run::<RULE_ACYCLIC>(inner, &game, attacker, &limits, stop)
@@ -180,7 +175,7 @@ mod imp {
                 pn_repetition::ByPosition => {
                     run::<RULE_BY_POSITION>(inner, &game, attacker, &limits, stop)
                 }
-            });
+            };
             solver.finish(result, out_result)
         })
     }
@@ -206,15 +201,23 @@ mod imp {
         // SAFETY: the caller of the parallel call promised the callbacks may be called with
         // the game's own context on this thread during the call.
         let root = unsafe { WorkerGame::<R>::root(game, &copies, settings.max_moves)? };
+        let confirm = inner.confirms();
         // The table before the copies: a table that does not read is not worth copying for.
         let table = Table::attach(&mut *inner.table).map_err(|_| pn_status::InvalidHandle)?;
+        let memo = &mut *inner.memo;
+        // One copy per worker, and one for the walk that confirms the answers on this thread.
+        let copies_needed = parallel.threads() + usize::from(confirm);
         // SAFETY: `game.ctx` is the game's own context, used only by this thread here; with a
         // byte copy it holds `copy_size` readable bytes (the caller's contract).
-        unsafe { copies.fill(game.ctx, parallel.threads())? };
-        let table = SharedTable::from_table(table);
+        unsafe { copies.fill(game.ctx, copies_needed)? };
+        let mut table = SharedTable::from_table(table);
         let (outcome, best_move, stats) = with_limits(limits, stop, |l| match attacker {
             Some(attacker) => {
-                let r = parallel.solve(&root, attacker, &table, l);
+                let r = if confirm {
+                    parallel.solve_confirmed(&root, attacker, &mut table, memo, l)
+                } else {
+                    parallel.solve(&root, attacker, &table, l)
+                };
                 let outcome = match r.status {
                     Status::Proven => Ok(pn_outcome::Proven),
                     Status::Disproven => Ok(pn_outcome::Disproven),
@@ -223,7 +226,11 @@ mod imp {
                 (outcome, r.best_move, r.stats)
             }
             None => {
-                let r = parallel.solve_value(&root, &table, l);
+                let r = if confirm {
+                    parallel.solve_value_confirmed(&root, &mut table, memo, l)
+                } else {
+                    parallel.solve_value(&root, &table, l)
+                };
                 let outcome = r.value.map(|v| match v {
                     Value::Win => pn_outcome::Win,
                     Value::Loss => pn_outcome::Loss,

@@ -19,20 +19,26 @@ Implement `Game` for your game, make a `Solver`, and ask it whether a player can
     result = Solver().solve_value(Nim(21))
     assert result.value == Outcome.WIN and result.best_move == 1
 
+Every answer is confirmed before it is returned (`Solver(confirm=True)`, the default). The proof
+of an answer can be written as a certificate (`Solver.certify`) that `check_certificate`
+checks from the game's rules alone; a game with an exact position encoding (`Game.encode()`)
+is checked, and confirmed, by it rather than by its hash.
+
 The search runs in proofnum's C library (built by `pip install`); this package is a typed layer
 over its C ABI through ctypes. Statuses become exceptions (`errors`), and an exception raised by
 the game's methods during a search ends the search and is raised again after it.
 """
 
 from . import _abi
-from .errors import (DepthLimitReached, InternalError, InvalidConfiguration, InvalidGame,
-                     MemoryLimitReached, NodeLimitReached, ProofnumError, Refuted,
-                     SearchIncomplete, SearchStopped, SolverBusy, TableLoadError,
-                     TimeLimitReached, TooManyMoves)
+from .certificates import check_certificate
+from .errors import (CertificateWriteError, DepthLimitReached, InternalError,
+                     InvalidCertificate, InvalidConfiguration, InvalidGame, MemoryLimitReached,
+                     NodeLimitReached, ProofnumError, Refuted, SearchIncomplete, SearchStopped,
+                     SolverBusy, TableLoadError, TimeLimitReached, TooManyMoves, Unconfirmed)
 from .game import Game
 from .solver import Solver
-from .types import (Engine, Outcome, Progress, Repetition, Side, SolveResult, Stats,
-                    TableInfo, ValueResult, Verification)
+from .types import (CertificateReport, Engine, Outcome, Progress, Repetition, Side,
+                    SolveResult, Stats, TableInfo, ValueResult, Verification)
 
 __version__ = "0.1.0"
 
@@ -43,9 +49,11 @@ def library_version() -> str:
 
 
 __all__ = [
-    "DepthLimitReached", "Engine", "Game", "InternalError", "InvalidConfiguration",
-    "InvalidGame", "MemoryLimitReached", "NodeLimitReached", "Outcome", "Progress",
-    "ProofnumError", "Refuted", "Repetition", "SearchIncomplete", "SearchStopped", "Side",
-    "SolveResult", "Solver", "SolverBusy", "Stats", "TableInfo", "TableLoadError",
-    "TimeLimitReached", "TooManyMoves", "ValueResult", "Verification", "library_version",
+    "CertificateReport", "CertificateWriteError", "DepthLimitReached", "Engine", "Game",
+    "InternalError", "InvalidCertificate", "InvalidConfiguration", "InvalidGame",
+    "MemoryLimitReached", "NodeLimitReached", "Outcome", "Progress", "ProofnumError",
+    "Refuted", "Repetition", "SearchIncomplete", "SearchStopped", "Side", "SolveResult",
+    "Solver", "SolverBusy", "Stats", "TableInfo", "TableLoadError", "TimeLimitReached",
+    "TooManyMoves", "Unconfirmed", "ValueResult", "Verification", "check_certificate",
+    "library_version",
 ]

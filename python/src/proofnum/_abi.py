@@ -26,8 +26,21 @@ LIBRARY_ENVIRONMENT_VARIABLE = "PROOFNUM_LIB"
 STATUS_OK = 0
 STATUS_BUFFER_TOO_SMALL = 4
 STATUS_UNSUPPORTED = 8
+STATUS_MISSING_CALLBACK = 9
+STATUS_NODE_LIMIT = 10
 STATUS_CALLBACK_FAILED = 15
 STATUS_REFUTED = 21
+STATUS_OUTPUT_FAILED = 25
+STATUS_CERTIFICATE_INVALID = 26
+
+# pn_config.confirm.
+CONFIRM, CONFIRM_OFF = 1, 0
+# PN_ENCODING_CAPACITY: the most bytes Game.encode() may return.
+ENCODING_CAPACITY = 256
+# PN_CHECK_MAX_MOVES: the largest max_moves of a certificate check.
+CHECK_MAX_MOVES = 1 << 20
+# pn_check_verdict, by value.
+CHECK_VERDICTS = {0: "valid", 1: "malformed", 2: "mismatch", 3: "faulty", 4: "incomplete"}
 
 UNLIMITED = 2**64 - 1
 TABLE_MIN_BYTES = 191
@@ -50,6 +63,7 @@ class Config(C.Structure):
         ("arena_nodes", C.c_size_t),
         ("second_level_nodes", C.c_size_t),
         ("engine", C.c_uint32),
+        ("confirm", C.c_size_t),
     ]
 
 
@@ -93,6 +107,7 @@ OUTCOME_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32))
 GENERATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t))
 MOVE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32)
 ESTIMATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32), C.POINTER(C.c_uint32))
+ENCODE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t))
 
 
 class GameTable(C.Structure):
@@ -113,6 +128,7 @@ class GameTable(C.Structure):
         ("repetition_value", OUTCOME_FN),
         ("repetition_rule", C.c_uint32),
         ("copy_size", C.c_size_t),
+        ("encode", ENCODE_FN),
     ]
 
 
@@ -132,6 +148,8 @@ class Stats(C.Structure):
         ("jobs", C.c_uint64),
         ("threads", C.c_uint32),
         ("worker_idle_per_mille", C.c_uint32),
+        ("confirm_nodes", C.c_uint64),
+        ("refutations", C.c_uint64),
     ]
 
 
@@ -146,6 +164,35 @@ class Result(C.Structure):
         ("best_move", C.c_uint32),
         ("distance", C.c_uint32),
         ("stats", Stats),
+    ]
+
+
+SINK_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint8), C.c_size_t)
+
+
+class CheckLimits(C.Structure):
+    """pn_check_limits."""
+
+    _fields_ = [
+        ("struct_size", C.c_size_t),
+        ("max_positions", C.c_uint64),
+        ("max_moves", C.c_uint32),
+    ]
+
+
+class CheckReport(C.Structure):
+    """pn_check_report."""
+
+    _fields_ = [
+        ("struct_size", C.c_size_t),
+        ("verdict", C.c_uint32),
+        ("exact", C.c_uint32),
+        ("positions", C.c_uint64),
+        ("records", C.c_uint64),
+        ("depth", C.c_uint64),
+        ("offset", C.c_uint64),
+        ("line_length", C.c_uint64),
+        ("message_length", C.c_uint64),
     ]
 
 
@@ -171,7 +218,7 @@ def _declare(lib: C.CDLL) -> None:
         "pn_version_string": (C.c_char_p, []),
         "pn_features": (u32, []),
         "pn_status_str": (C.c_char_p, [u32]),
-        "pn_config_default_v2": (Config, []),
+        "pn_config_default_v3": (Config, []),
         "pn_limits_default": (Limits, []),
         "pn_solver_memory_requirements": (
             status, [C.POINTER(Config), C.POINTER(size), C.POINTER(size)]),
@@ -183,6 +230,12 @@ def _declare(lib: C.CDLL) -> None:
         "pn_principal_variation": (
             status, [solver, game, u32, limits, C.POINTER(C.c_uint32), size, C.POINTER(size)]),
         "pn_verify": (status, [solver, game, u32, u32, limits, C.POINTER(Result)]),
+        "pn_certify": (status, [solver, game, u32, u32, C.c_char_p, size, SINK_FN, C.c_void_p,
+                                limits, C.POINTER(Result)]),
+        "pn_check_limits_default": (CheckLimits, []),
+        "pn_certificate_check": (
+            status, [game, C.c_char_p, size, C.c_char_p, size, C.POINTER(CheckLimits),
+                     C.POINTER(C.c_uint64), size, C.c_char_p, size, C.POINTER(CheckReport)]),
         "pn_table_clear": (status, [solver]),
         "pn_table_new_generation": (status, [solver]),
         "pn_table_get_info": (status, [solver, C.POINTER(TableInfo)]),

@@ -58,6 +58,13 @@ class MemoryLimitReached(SearchIncomplete):
     """The PNS arena (`Engine.PNS`, `Engine.PN2`) was full even after freeing solved subtrees."""
 
 
+class Unconfirmed(SearchIncomplete):
+    """Every answer the search found was refuted by its confirmation, each time it searched
+    again over new table keys: positions the game's `hash()` does not tell apart (give the game
+    an `encode()`, or a better hash), most likely. No answer is reported rather than a wrong
+    one; `stats.refutations` counts the refutations."""
+
+
 class InvalidConfiguration(ProofnumError, ValueError):
     """A solver setting or an argument is out of range."""
 
@@ -76,12 +83,33 @@ class TableLoadError(ProofnumError, ValueError):
 
 
 class Refuted(ProofnumError):
-    """A principal variation did not go the way the search said (a hash collision in the game,
-    or a game whose methods are not consistent); `moves` is the line up to that point."""
+    """A claim does not hold: a principal variation did not go the way the search said (a hash
+    collision in the game, or a game whose methods are not consistent; `moves` is the line up
+    to that point), or `Solver.certify` was asked for the certificate of a false claim."""
 
     def __init__(self, message: str, status: int, moves: Optional[List[int]] = None) -> None:
         super().__init__(message, status)
         self.moves = moves
+
+
+class CertificateWriteError(ProofnumError, OSError):
+    """A certificate could not be written (its sink refused bytes). An exception raised while
+    writing (a full disk's `OSError`, say) is raised itself, not this."""
+
+
+class InvalidCertificate(ProofnumError, ValueError):
+    """`check_certificate` rejected a certificate. `verdict` says why: "malformed" (the bytes
+    are not a certificate: truncated, damaged; `offset` is where), "mismatch" (it is about
+    another game name, repetition rule or position), or "faulty" (a step of the proof is
+    wrong: `line` holds the move indices, among the moves `moves()` lists, from the root to
+    the faulty position). The message is the checker's."""
+
+    def __init__(self, message: str, status: int, verdict: str, line: List[int],
+                 offset: Optional[int]) -> None:
+        super().__init__(message, status)
+        self.verdict = verdict
+        self.line = line
+        self.offset = offset
 
 
 class InternalError(ProofnumError):
@@ -109,4 +137,6 @@ ERROR_CLASSES: Dict[int, Type[ProofnumError]] = {
     21: Refuted,
     22: InternalError,
     23: MemoryLimitReached,
+    24: Unconfirmed,
+    25: CertificateWriteError,
 }

@@ -37,10 +37,11 @@ class Game(Protocol):
     Implement the six methods (subclass `Game`, or write any class with these methods). The
     solver plays moves and takes them back on the one object, so `play` followed by `undo` of
     the same move must restore the position exactly. Moves are
-    ints from 0 to 2**32 - 1, whatever they mean to the game. Positions are told apart by
-    `hash()` alone: equal positions (with the same side to move) must hash equal, and different
-    ones should differ in all 64 bits (a hash collision can mislead the search; `Solver.verify`
-    catches it).
+    ints from 0 to 2**32 - 1, whatever they mean to the game. The search tells positions apart
+    by `hash()`: equal positions (with the same side to move) must hash equal, and different
+    ones should differ in all 64 bits. A hash collision can mislead the search; the walk that
+    confirms every answer (`Solver(confirm=True)`, the default) then reports `Unconfirmed`
+    rather than a wrong answer, exactly so when the game has `encode()`.
 
     Optional, used when present:
 
@@ -53,6 +54,12 @@ class Game(Protocol):
     - `repetition_value() -> Outcome`: required with `Repetition.BY_POSITION`, the value
       (`WIN`, `LOSS` or `DRAW`, for the side to move) of the position, which repeats one on
       the current line.
+    - `encode() -> bytes`: an exact encoding of the position, at most 256 bytes: equal bytes
+      for equal positions (side to move included) and different bytes for different ones,
+      where `hash()` only makes that likely. The walks that confirm answers and write
+      certificates tell positions apart by it, so positions whose hashes collide cannot make
+      a confirmed answer wrong; a certificate names its root by it, and `check_certificate`
+      compares positions by it (it needs one for a game whose positions can repeat).
     """
 
     def side_to_move(self) -> Side:
@@ -142,7 +149,7 @@ class CallbackTable:
             return
         if hasattr(error, "add_note"):  # Python 3.11 and later
             where = (f"the {self.pending_method} callback"
-                     if self.pending_method in ("progress", "clock")
+                     if self.pending_method in ("progress", "clock", "sink")
                      else f"{type(self.game).__name__}.{self.pending_method}()")
             error.add_note(
                 f"(raised in {where} during proofnum's {self.caller}; the search ended "
@@ -320,6 +327,28 @@ class CallbackTable:
 
             callbacks["repetition_value"] = _abi.OUTCOME_FN(repetition_value)
             functions["repetition_value"] = repetition_value
+        if _has(game, "encode"):
+            game_encode = getattr(game, "encode")
+
+            # `buffer` is the library's, never NULL: `capacity` (256) writable bytes.
+            def encode(_ctx: Any, buffer: int, capacity: int, out_length: Any) -> int:
+                try:
+                    data = game_encode()
+                    if not isinstance(data, (bytes, bytearray, memoryview)):
+                        raise TypeError(f"{name}.encode() returned {shown(data)}; expected bytes")
+                    data = bytes(data)
+                    if len(data) > capacity:
+                        raise ValueError(
+                            f"{name}.encode() returned {len(data)} bytes; at most {capacity} "
+                            "are allowed")
+                    memmove(buffer, data, len(data))
+                    out_length[0] = len(data)
+                    return 0
+                except BaseException as error:
+                    return fail(error, "encode")
+
+            callbacks["encode"] = _abi.ENCODE_FN(encode)
+            functions["encode"] = encode
         for method, function in functions.items():
             guard_function(self, function, method)
         self._callbacks = callbacks  # keeps the ctypes thunks alive

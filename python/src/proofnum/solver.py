@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ctypes as C
+import os
+import tempfile
 import time
 from fractions import Fraction
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union
+from typing import (IO, Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union,
+                    overload)
 
 from . import _abi
 from ._text import shown
@@ -25,7 +28,8 @@ _PROVEN, _DISPROVEN = 4, 5
 def _stats(result: _abi.Result) -> Stats:
     s = result.stats
     return Stats(s.nodes, s.mid_calls, s.max_depth, s.repetitions, s.table_probes,
-                 s.table_hits, s.table_stores, s.table_drops, s.elapsed_us)
+                 s.table_hits, s.table_stores, s.table_drops, s.elapsed_us, s.confirm_nodes,
+                 s.refutations)
 
 
 def _best_move(result: _abi.Result) -> Optional[int]:
@@ -61,14 +65,28 @@ class Solver:
     gives correct answers, more is faster on hard positions), `max_depth` (the deepest line, in
     plies), `max_moves` (the most moves a position may have), `epsilon` (ε of df-pn's 1+ε
     trick, a Fraction or (numerator, denominator); 0 is classic df-pn), `engine`, the PNS
-    arena's `arena_nodes` and PN²'s `second_level_nodes` (0: the library's defaults), and
-    `verify_memo_entries` (positions `verify` remembers, 8 bytes each).
+    arena's `arena_nodes` and PN²'s `second_level_nodes` (0: the library's defaults),
+    `verify_memo_entries` (8 bytes each, two a position: the walks that confirm answers,
+    `verify` and `certify` remember the positions they checked there, so a transposition is
+    walked once; the default, 65 536 entries, holds the proofs a default table finds), and
+    `confirm`.
+
+    `confirm=True` (the default): every answer is confirmed before it is returned, by a walk of
+    its whole proof that trusts no solved table entry and accepts only positions the game
+    itself scores (told apart by `encode()` where the game has it); an answer the walk refutes
+    is searched again over new table keys, and one refuted every time raises `Unconfirmed`.
+    The walk adds a few per cent to a search that keeps its proof in the table
+    (`Stats.confirm_nodes`). `confirm=False` returns answers as the search found them, for
+    speed; the risk: a table false match, or two positions whose `hash()` collide, can make
+    it return a wrong answer with nothing to warn of it. Over a table from `load_table` answers
+    are confirmed either way.
     """
 
     def __init__(self, *, table_bytes: int = 1 << 20, max_depth: int = 128,
                  max_moves: int = 64, epsilon: Epsilon = Fraction(1, 4),
                  engine: Engine = Engine.DFPN, arena_nodes: int = 0,
-                 second_level_nodes: int = 0, verify_memo_entries: int = 4096) -> None:
+                 second_level_nodes: int = 0, verify_memo_entries: int = 1 << 16,
+                 confirm: bool = True) -> None:
         lib = _abi.library()
         size_max = 2 ** (8 * C.sizeof(C.c_size_t)) - 1
         if isinstance(epsilon, Fraction):
@@ -78,7 +96,7 @@ class Solver:
         else:
             raise TypeError("epsilon must be a Fraction or a (numerator, denominator) pair; "
                             f"got {shown(epsilon)}")
-        config = lib.pn_config_default_v2()
+        config = lib.pn_config_default_v3()
         config.table_bytes = _check_int("table_bytes", table_bytes, _abi.TABLE_MIN_BYTES,
                                         size_max)
         config.max_depth = _check_int("max_depth", max_depth, 1, _abi.MAX_DEPTH_LIMIT)
@@ -96,6 +114,9 @@ class Solver:
                                                size_max)
         config.verify_memo_entries = _check_int("verify_memo_entries", verify_memo_entries,
                                                 0, size_max)
+        if not isinstance(confirm, bool):
+            raise TypeError(f"confirm must be True or False; got {shown(confirm)}")
+        config.confirm = _abi.CONFIRM if confirm else _abi.CONFIRM_OFF
         needed, align = C.c_size_t(), C.c_size_t()
         status = lib.pn_solver_memory_requirements(C.byref(config), C.byref(needed),
                                                    C.byref(align))
@@ -127,10 +148,12 @@ class Solver:
         self.table_bytes, self.max_depth, self.max_moves = table_bytes, max_depth, max_moves
         self.epsilon = Fraction(numerator, denominator)
         self.engine = Engine(engine)
+        self.confirm = confirm
 
     def __repr__(self) -> str:
         return (f"Solver(table_bytes={self.table_bytes}, max_depth={self.max_depth}, "
-                f"max_moves={self.max_moves}, epsilon={self.epsilon}, engine={self.engine!r})")
+                f"max_moves={self.max_moves}, epsilon={self.epsilon}, engine={self.engine!r}, "
+                f"confirm={self.confirm})")
 
     # ---- searches ----
 
@@ -178,6 +201,88 @@ class Solver:
                               refuted_is_answer=True)
         holds = result.status == _abi.STATUS_OK
         return Verification(holds, _best_move(result) if holds else None, _stats(result))
+
+    @overload
+    def certify(self, game: Game, attacker: Side, proven: bool, game_name: str,
+                path: None = None, *, max_nodes: Optional[int] = None,
+                max_time: Optional[float] = None) -> bytes: ...
+
+    @overload
+    def certify(self, game: Game, attacker: Side, proven: bool, game_name: str,
+                path: Union[str, "os.PathLike[str]"], *, max_nodes: Optional[int] = None,
+                max_time: Optional[float] = None) -> int: ...
+
+    def certify(self, game: Game, attacker: Side, proven: bool, game_name: str,
+                path: Union[None, str, "os.PathLike[str]"] = None, *,
+                max_nodes: Optional[int] = None,
+                max_time: Optional[float] = None) -> Union[bytes, int]:
+        """The proof certificate of a claim: that `attacker` wins from the game's position
+        (`proven=True`) or does not (`proven=False`), typically the answer just found. A
+        certificate lists, where the claimed winner is to move, its winning move, and where the
+        other side is, an answer to every move, down to positions the game scores itself; it
+        names the game `game_name`, and its root by `encode()` where the game has one.
+        `check_certificate` checks it from the game's rules alone.
+
+        Returns the certificate's bytes; with `path`, writes them to that file instead
+        (through a temporary file beside it, renamed into place only when complete) and returns
+        their number. The certificate is written by a walk that checks the claim as it goes,
+        trusting no solved table entry (what the table no longer proves is searched again,
+        within `max_nodes` and `max_time`): `Refuted` for a claim that does not hold; errors
+        otherwise as for `solve`, and an exception raised while writing the file is raised as
+        it is."""
+        side = _side("attacker", attacker)
+        if not isinstance(proven, bool):
+            raise TypeError(f"proven must be True (attacker wins) or False (it does not); "
+                            f"got {shown(proven)}")
+        if not isinstance(game_name, str):
+            raise TypeError(f"game_name must be a str; got {shown(game_name)}")
+        name = game_name.encode()
+        call = "Solver.certify"
+        table = CallbackTable(game, call)
+        limits = _Limits(self, table, max_nodes, max_time, None)
+        pieces: List[bytes] = []
+        output: Optional[IO[bytes]] = None
+        if path is not None:
+            target = os.fspath(path)
+            output = tempfile.NamedTemporaryFile(
+                dir=os.path.dirname(os.path.abspath(target)), prefix=".proofnum-",
+                suffix=".partial", delete=False)
+        write = pieces.append if output is None else output.write
+        fail = table.fail
+        string_at = C.string_at
+
+        def sink(_ctx: Any, data: Any, length: int) -> int:
+            try:
+                write(string_at(data, length))
+                return 0
+            except BaseException as error:
+                return fail(error, "sink")
+
+        thunk = _abi.SINK_FN(guard_function(table, sink, "sink"))
+        result = _abi.Result(struct_size=C.sizeof(_abi.Result))
+        claim = _PROVEN if proven else _DISPROVEN
+        complete = False
+        try:
+            status = self._lib.pn_certify(self._handle, C.byref(table.table), side, claim, name,
+                                          len(name), thunk, None, C.byref(limits.struct),
+                                          C.byref(result))
+            table.raise_pending()
+            if status != _abi.STATUS_OK:
+                self._raise(call, status, limits=limits, result=result, table=table)
+            if output is None:
+                return b"".join(pieces)
+            output.close()
+            written = os.path.getsize(output.name)
+            os.replace(output.name, target)
+            complete = True
+            return written
+        finally:
+            if output is not None and not complete:
+                output.close()
+                try:
+                    os.unlink(output.name)
+                except OSError:
+                    pass
 
     def principal_variation(self, game: Game, attacker: Side, *,
                             max_nodes: Optional[int] = None,
@@ -290,6 +395,9 @@ class Solver:
                          if table is not None and table.most_moves_listed
                          else f"this solver's max_moves is {self.max_moves}"),
             23: lambda: "make a Solver with more arena_nodes, or use Engine.DFPN",
+            24: lambda: (f"{stats.refutations if stats else '?'} answers refuted; does the "
+                         "game's hash() tell its positions apart? (an encode() method makes "
+                         "confirmation exact)"),
         }
         if not detail and status in details:
             detail = details[status]()

@@ -79,6 +79,12 @@ class Stats:
     table_drops: int
     #: Microseconds the call took (on `time.monotonic`).
     elapsed_us: int
+    #: Positions the walks that confirmed the answers visited (0 when nothing was confirmed:
+    #: `Solver(confirm=False)`, or no answer).
+    confirm_nodes: int = 0
+    #: Answers a confirming walk refuted, each searched again over new table keys (a table
+    #: false match, or positions the game's `hash()` does not tell apart). Normally 0.
+    refutations: int = 0
 
 
 @dataclass(frozen=True)
@@ -141,3 +147,20 @@ class TableInfo:
     generation: int
     #: Occupied entries per thousand (estimated from a sample on large tables).
     fill_per_mille: int
+
+
+@dataclass(frozen=True)
+class CertificateReport:
+    """`check_certificate`'s answer for a valid certificate: what the checker did."""
+
+    #: Positions judged.
+    positions: int
+    #: Distinct records (positions) the proof uses.
+    records: int
+    #: True when positions were told apart by the game's `encode()`; False when the game has
+    #: none and the certificate was followed as a tree (only `Repetition.ACYCLIC` games).
+    exact: bool
+    #: The longest line followed, in plies.
+    depth: int
+    #: The checker's summary ("valid: ...").
+    message: str

@@ -1,4 +1,4 @@
-//! Dominance (`Game::DOMINANCE`): a position solved with some material is solved for every
+//! Dominance (`Game::dominance`): a position solved with some material is solved for every
 //! position of its class with material at least as good for the winner (or, for a loss, no
 //! better for the loser), and the table finds such entries, not only exact ones.
 //!
@@ -125,7 +125,6 @@ type Mv = (u32, u32, bool);
 impl<const DOM: bool> Game for Stones<'_, DOM> {
     type Move = Mv;
     const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
-    const DOMINANCE: bool = DOM;
 
     fn side_to_move(&self) -> Player {
         self.graph.nodes[self.at as usize].mover
@@ -139,7 +138,10 @@ impl<const DOM: bool> Game for Stones<'_, DOM> {
     fn material(&self) -> u32 {
         self.stones
     }
-    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+    fn dominance(&self) -> bool {
+        DOM
+    }
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         match player {
             Player::First => a >= b,
             Player::Second => a <= b,

@@ -388,7 +388,8 @@ impl<G: Game> Dfpn<'_, G> {
                         e.numbers
                     };
                     if child.numbers.is_win() {
-                        shortest_hint = Some(shortest_hint.map_or(e.distance, |d| d.min(e.distance)));
+                        shortest_hint =
+                            Some(shortest_hint.map_or(e.distance, |d| d.min(e.distance)));
                     }
                 }
             }

@@ -476,6 +476,9 @@ fn run(data: &[u8]) -> Result<()> {
         repetition_rule: c_rule,
         copy_size: 0,
         encode: None,
+        class_hash: None,
+        material: None,
+        material_at_least: None,
     };
     match plan.missing {
         Some(0) => game.side_to_move = None,

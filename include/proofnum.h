@@ -868,11 +868,12 @@ typedef struct pn_game {
      * no worse. This must be *true* of the game (as when material only adds options for its
      * owner: stones or pieces in hand one may drop), or answers can be wrong (the walk that
      * confirms answers, on by default, then reports `PN_STATUS_UNCONFIRMED` instead; with
-     * `confirm` off a wrong answer is reported). Only for `PN_REPETITION_ACYCLIC` and
-     * `PN_REPETITION_DRAW`: with `PN_REPETITION_BY_POSITION` the three are
-     * `PN_STATUS_INVALID_ARGUMENT`, and one or two of them `PN_STATUS_MISSING_CALLBACK`.
-     * Callers built against a header without these fields pass the smaller `struct_size` and
-     * get NULL.
+     * `confirm` off a wrong answer is reported). Give all three or none (one or two are
+     * `PN_STATUS_MISSING_CALLBACK`), and only under `PN_REPETITION_ACYCLIC` or
+     * `PN_REPETITION_DRAW` (under `PN_REPETITION_BY_POSITION` they are
+     * `PN_STATUS_INVALID_ARGUMENT`). `class_hash` and `material` are asked together, once
+     * each time the solver looks up or stores a position's class entries. Callers built
+     * against a header without these fields pass the smaller `struct_size` and get NULL.
      */
     pn_hash_fn class_hash;
     /**

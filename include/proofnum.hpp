@@ -114,8 +114,8 @@ struct Encoder<G, true> {
 template <class G>
 class has_class_hash {
     template <class T>
-    static auto test(int)
-        -> decltype(static_cast<uint64_t>(std::declval<const T &>().class_hash()), std::true_type());
+    static auto test(int) -> decltype(static_cast<uint64_t>(std::declval<const T &>().class_hash()),
+                                      std::true_type());
     template <class>
     static std::false_type test(...);
 
@@ -127,8 +127,8 @@ public:
 template <class G>
 class has_material {
     template <class T>
-    static auto test(int)
-        -> decltype(static_cast<uint32_t>(std::declval<const T &>().material()), std::true_type());
+    static auto test(int) -> decltype(static_cast<uint32_t>(std::declval<const T &>().material()),
+                                      std::true_type());
     template <class>
     static std::false_type test(...);
 

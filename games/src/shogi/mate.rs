@@ -1,0 +1,1 @@
+//! Mate length (placeholder).

@@ -64,10 +64,15 @@ crate::knowledge_set::knowledge_set!(Knowledge);
 /// that lasts).
 pub const KING_MOVE_WEIGHT: u32 = 2;
 
-/// True when a piece of `color` attacks `square` through the occupancy `occupied` (the
-/// patterns are point-symmetric: a piece of `color` on X attacks `square` exactly when the
-/// same kind of piece of the other colour on `square` would attack X).
+/// True when a piece of `color` attacks `square` through the occupancy `occupied`.
 pub fn attacked_by(board: &Board, color: Color, square: Square, occupied: BitBoard) -> bool {
+    !attackers(board, color, square, occupied).is_empty()
+}
+
+/// The pieces of `color` that attack `square` through the occupancy `occupied` (the patterns
+/// are point-symmetric: a piece of `color` on X attacks `square` exactly when the same kind of
+/// piece of the other colour on `square` would attack X).
+pub fn attackers(board: &Board, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
     let them = !color;
     let ours = board.colors(color);
     let pieces = |piece: Piece| board.pieces(piece);
@@ -86,7 +91,7 @@ pub fn attacked_by(board: &Board, color: Color, square: Square, occupied: BitBoa
         | (get_bishop_moves(them, square, occupied)
             & (pieces(Piece::Bishop) | pieces(Piece::PBishop)))
         | (get_rook_moves(them, square, occupied) & (pieces(Piece::Rook) | pieces(Piece::PRook)));
-    !(attackers & ours).is_empty()
+    attackers & ours
 }
 
 /// The squares the opponent's king could step to: free of its own pieces and not attacked by

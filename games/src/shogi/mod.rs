@@ -251,6 +251,8 @@ pub struct Tsume {
     /// The boards of the line played so far with their hashes (`zobrist::key_of`); the last
     /// one is the current position.
     boards: Vec<(Board, u64)>,
+    /// The moves of that line, one fewer than the boards.
+    moves: Vec<Move>,
     knowledge: Knowledge,
     /// The move count `outcome` found for the position with this hash, for the `estimate`
     /// the search asks next (one move generation instead of two).
@@ -273,6 +275,7 @@ impl Tsume {
         boards.push((board, key));
         Tsume {
             boards,
+            moves: Vec::with_capacity(RESERVED_PLIES),
             knowledge: Knowledge::ALL,
             moves_seen: Cell::new(None),
         }
@@ -326,6 +329,12 @@ impl Tsume {
     pub fn hand(&self, color: Color) -> [u8; 7] {
         let hand = self.board().hand(color);
         core::array::from_fn(|i| hand[i])
+    }
+
+    /// The last move played and the board before it, if a move was played.
+    pub fn last_move(&self) -> Option<(Move, &Board)> {
+        let n = self.boards.len();
+        (n > 1).then(|| (self.moves[n - 2], &self.boards[n - 2].0))
     }
 
     /// Plies played since the game was made (by [`Game::play`], not yet taken back).
@@ -470,6 +479,7 @@ impl Game for Tsume {
     fn play(&mut self, mv: Move) {
         let child = self.child(mv);
         self.boards.push(child);
+        self.moves.push(mv);
     }
 
     /// The child's hash from the move alone (`zobrist::key_after`), without playing it.
@@ -485,6 +495,7 @@ impl Game for Tsume {
     fn undo(&mut self, _mv: Move) {
         if self.boards.len() > 1 {
             self.boards.pop();
+            self.moves.pop();
         }
     }
 

@@ -16,12 +16,11 @@
 //! - **solved**: proven, and the mating line proofnum reports replays on rsshogi's board (an
 //!   independent move generator): every Black move a legal check, every White move legal,
 //!   checkmate at the end.
-//! - **wrong**: proven, but the line does not replay so; or "no mate" for a problem whose
-//!   record is not flagged as a suspected misprint... see `disputed`.
+//! - **wrong**: proven, but the line does not replay so.
 //! - **disputed**: "no mate" where the collection records a mate. A recorded line is one
-//!   line, not a proof, so this is not a refutation; it fails the run until someone has
-//!   looked, except for the problems the dataset itself flags as suspected misprints of the
-//!   position ([`SUSPECTED_MISPRINTS`]), where "no mate" is the expected answer.
+//!   line, not a proof, so this is not a refutation either way; it fails the run until someone
+//!   has looked, except for the problems the dataset itself flags as suspected misprints of
+//!   the position ([`SUSPECTED_MISPRINTS`]), where "no mate" is a right answer.
 //! - **unknown**: a limit stopped the proof.
 //!
 //! The length column compares proofnum's length (plies, by the conventions of

@@ -97,3 +97,33 @@ fn the_sfen_round_trips_and_a_full_defender_hand_is_kept() {
     assert_eq!(tsume.remaining_pieces(), [0; 7]);
     assert_eq!(tsume.hand(haitaka::Color::White), [15, 3, 0, 2, 0, 0, 4]);
 }
+
+#[test]
+fn packed_hands_compare_kind_by_kind() {
+    use proofnum_games::shogi::{hand_dominates, pack_hand};
+    let hands: Vec<[u8; 7]> = vec![
+        [0; 7],
+        [18, 4, 4, 4, 2, 2, 4],
+        [1, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 1],
+        [17, 4, 4, 4, 2, 2, 4],
+        [3, 1, 0, 2, 1, 0, 1],
+        [2, 1, 0, 2, 1, 1, 1],
+        [3, 0, 4, 2, 0, 2, 1],
+    ];
+    for a in &hands {
+        for b in &hands {
+            let expected = a.iter().zip(b).all(|(x, y)| x >= y);
+            assert_eq!(
+                hand_dominates(pack_hand(a), pack_hand(b)),
+                expected,
+                "{a:?} {b:?}"
+            );
+        }
+    }
+    let tsume = Tsume::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+    assert_eq!(
+        tsume.packed_hand(haitaka::Color::Black),
+        pack_hand(&[0, 0, 0, 0, 0, 0, 1])
+    );
+}

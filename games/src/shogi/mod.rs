@@ -42,10 +42,18 @@
 //!
 //! # Encodings
 //! [`Tsume::encode`] writes the exact position (board, both hands, side to move) as bytes,
-//! for certificates that identify positions exactly rather than by a hash. For hand
-//! dominance (a position proven with some pieces in Black's hand is proven with more), the
-//! hash is [`Tsume::board_key`] (pieces and side to move) XOR a key of the two hands, and
-//! [`Tsume::hand`] gives each hand as counts.
+//! for certificates that identify positions exactly rather than by a hash.
+//!
+//! For hand dominance (優等局面): the hash is [`Tsume::board_key`] (pieces and side to move)
+//! XOR a key of the two hands, and [`Tsume::hand`] / [`Tsume::packed_hand`] give each hand.
+//! Of two positions with the same board key, A is at least as good for Black as B when
+//! Black's hand in A holds at least as many pieces of every kind as in B and White's hand in A
+//! at most as many of every kind ([`hand_dominates`] on the packed hands). Then B proven
+//! implies A proven, and A disproven implies B disproven: a piece more in Black's hand only
+//! adds drops to Black's choices (no shogi rule forbids a move for owning a piece), a piece
+//! fewer in White's hand only takes drops from White's. When White holds every remaining
+//! piece (the usual problem), its hand is fixed by the board and Black's hand, so comparing
+//! Black's hands is enough.
 
 mod check;
 mod knowledge;
@@ -80,6 +88,37 @@ pub const HAND_PIECES: [Piece; 7] = [
     Piece::Rook,
     Piece::Gold,
 ];
+
+/// Bit offset and width of each hand count in [`Tsume::packed_hand`] ([`HAND_PIECES`] order);
+/// each field has a guard bit above it.
+const HAND_FIELDS: [(u32, u32); 7] = [(0, 5), (6, 3), (10, 3), (14, 3), (18, 2), (21, 2), (24, 3)];
+
+/// The guard bits of [`HAND_FIELDS`].
+const HAND_GUARDS: u32 = {
+    let mut guards = 0;
+    let mut i = 0;
+    while i < HAND_FIELDS.len() {
+        guards |= 1 << (HAND_FIELDS[i].0 + HAND_FIELDS[i].1);
+        i += 1;
+    }
+    guards
+};
+
+/// Packs hand counts ([`HAND_PIECES`] order) as [`Tsume::packed_hand`] does.
+pub fn pack_hand(counts: &[u8; 7]) -> u32 {
+    HAND_FIELDS
+        .iter()
+        .zip(counts)
+        .map(|(&(offset, width), &n)| (u32::from(n) & ((1 << width) - 1)) << offset)
+        .sum()
+}
+
+/// True when the packed hand `a` holds at least as many pieces of every kind as `b`: one
+/// subtraction with the guard bits set (a field of `a` below `b`'s borrows its guard bit).
+#[inline]
+pub const fn hand_dominates(a: u32, b: u32) -> bool {
+    ((a | HAND_GUARDS).wrapping_sub(b)) & HAND_GUARDS == HAND_GUARDS
+}
 
 /// The player of a colour: Black (先手, the attacker of a problem) moves first.
 #[inline]
@@ -335,6 +374,13 @@ impl Tsume {
     pub fn last_move(&self) -> Option<(Move, &Board)> {
         let n = self.boards.len();
         (n > 1).then(|| (self.moves[n - 2], &self.boards[n - 2].0))
+    }
+
+    /// `color`'s hand packed in 28 bits for [`hand_dominates`]: the counts of
+    /// [`HAND_PIECES`] in fields of 5, 3, 3, 3, 2, 2 and 3 bits (pawn, lance, knight, silver,
+    /// bishop, rook, gold), each with a zero guard bit above it.
+    pub fn packed_hand(&self, color: Color) -> u32 {
+        pack_hand(&self.hand(color))
     }
 
     /// Plies played since the game was made (by [`Game::play`], not yet taken back).

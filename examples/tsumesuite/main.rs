@@ -221,8 +221,8 @@ fn run(
             Tsume::from_sfen(&problem.sfen).map_err(|e| format!("{}: {e}", problem.id))?;
         let config = MateConfig {
             table_bytes: common.table_mib << 20,
-            max_time: Some(Duration::from_secs_f64(common.cap_s + length_cap_s)),
             max_proof_time: Some(Duration::from_secs_f64(common.cap_s)),
+            max_length_time: Some(Duration::from_secs_f64(length_cap_s)),
             ..MateConfig::default()
         };
         let report = solve_tsume(&mut tsume, &config);

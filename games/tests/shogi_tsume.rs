@@ -16,6 +16,7 @@ const CONFIG: MateConfig = MateConfig {
     max_nodes: 20_000_000,
     max_time: None,
     max_proof_time: None,
+    max_length_time: None,
     exact: true,
     dfpn: proofnum::DfpnConfig {
         epsilon: proofnum::Epsilon::QUARTER,

@@ -253,8 +253,10 @@ pub struct MateConfig {
     pub max_nodes: u64,
     /// Stop after this much time in all searches together.
     pub max_time: Option<Duration>,
-    /// Of `max_time`, at most this much for the proof itself (the rest goes to the length).
+    /// Of `max_time`, at most this much for the proof itself.
     pub max_proof_time: Option<Duration>,
+    /// At most this much for the length and the line after the proof (within `max_time`).
+    pub max_length_time: Option<Duration>,
     /// Lower the length until it is shown exact; off: stop after the proof (the proof's line
     /// gives an upper bound only when a bounded search confirms it).
     pub exact: bool,
@@ -270,6 +272,7 @@ impl Default for MateConfig {
             max_nodes: u64::MAX,
             max_time: None,
             max_proof_time: None,
+            max_length_time: None,
             exact: true,
             dfpn: DfpnConfig::default(),
         }
@@ -408,6 +411,10 @@ pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
             .unwrap_or(u32::from(result.distance).div_ceil(2))
             .max(1)
     };
+    if let Some(length_time) = config.max_length_time {
+        let until = start.elapsed() + length_time;
+        budget.max_time = Some(budget.max_time.map_or(until, |max| max.min(until)));
+    }
     if !config.exact {
         report.exactness = Exactness::Unknown(None);
         report.elapsed = start.elapsed();
@@ -428,20 +435,27 @@ pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
         let result =
             budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
         budget.charge(&mut report.stats, &result.stats);
-        result.status
+        // The proof's own line is a guess at a shorter bound (its defence need not be the
+        // longest: the guess is then disproven and the bisection goes on).
+        (result.status, u32::from(result.distance).div_ceil(2))
     };
     let (mut upper, mut k) = (None, guess.min(max_budget));
     let mut lower = 0; // no mate within `lower` moves is known
     report.exactness = loop {
-        match search(k, &mut report, &mut budget) {
+        let (status, line_moves) = search(k, &mut report, &mut budget);
+        match status {
             Status::Proven => {
                 upper = Some(k);
                 if k == lower + 1 {
                     break Exactness::Exact;
                 }
-                // Step down while every step proves (the guess is usually close), bisect once
+                // Down to the proof's own line when it is shorter, else one step; bisect once
                 // a disproof is known.
-                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
+                k = if lower == 0 {
+                    line_moves.clamp(1, k - 1)
+                } else {
+                    (lower + k) / 2
+                };
             }
             Status::Disproven => {
                 lower = k;

@@ -351,9 +351,11 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
         let mut table = Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?;
         let start = std::time::Instant::now();
         let mut clock = move || start.elapsed().as_micros() as u64;
-        let mut limits = Limits::default();
-        limits.clock = Some(&mut clock);
-        limits.max_time_us = (common.cap_s * 1e6) as u64;
+        let mut limits = Limits {
+            clock: Some(&mut clock),
+            max_time_us: (common.cap_s * 1e6) as u64,
+            ..Limits::default()
+        };
         let result = dfpn.solve(&mut tsume, Player::First, &mut table, &mut limits);
         let seconds = start.elapsed().as_secs_f64();
         let status = match result.status {

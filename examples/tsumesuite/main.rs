@@ -63,7 +63,8 @@ enum Command {
         file: String,
         #[command(flatten)]
         common: Common,
-        /// Seconds per problem for the length search after the proof (the proof has `--cap`).
+        /// Seconds per problem for the length search after the proof (the proof has `--cap`);
+        /// 0: no length search (the proof's line is still replayed and written).
         #[arg(long = "length-cap", default_value_t = 60.0)]
         length_cap_s: f64,
         /// Write `id, sfen, line` (tab-separated, USI) of every proven problem here, for the
@@ -223,6 +224,7 @@ fn run(
             table_bytes: common.table_mib << 20,
             max_proof_time: Some(Duration::from_secs_f64(common.cap_s)),
             max_length_time: Some(Duration::from_secs_f64(length_cap_s)),
+            exact: length_cap_s > 0.0,
             ..MateConfig::default()
         };
         let report = solve_tsume(&mut tsume, &config);

@@ -11,6 +11,7 @@
 //! proofnum connect4 4453 --threads 2
 //! proofnum chess "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"  # mate in 2 (exact), the line
 //! proofnum chess "<FEN>" --checks-only --seconds 10   # only mates by checks
+//! proofnum shogi "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"  # tsume: mate in 1 ply
 //! proofnum connect4 444444 --certificate c4.cert      # the proof as a certificate
 //! proofnum check connect4 444444 c4.cert               # checked from the rules alone
 //! ```
@@ -190,6 +191,14 @@ fn main() -> ExitCode {
     let chess_only = cli.options.checks_only || cli.options.fifty_move;
     if cli.game == "chess" {
         return match proofnum_cli::chess::run(&cli.position, &cli.options) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        };
+    } else if cli.game == "shogi" && !chess_only {
+        return match proofnum_cli::shogi::run(&cli.position, &cli.options) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");

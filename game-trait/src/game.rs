@@ -383,7 +383,9 @@ pub trait Game {
     /// this encoding, and its checker tells positions apart by it (transpositions, and
     /// repetitions in games with cycles); without one, a checker expands every shared
     /// position again (games declared [`RepetitionRule::Acyclic`]) or refuses to judge
-    /// repetitions (the others). Only certificates use it; no search calls it.
+    /// repetitions (the others). The searches never call it; the verification walk that
+    /// confirms their answers does (once a position it walks), to tell apart positions the
+    /// game's hash confuses.
     fn encode(&self, out: &mut [u8]) -> Option<usize> {
         let _ = out;
         None

@@ -156,8 +156,12 @@ pub(crate) trait Keying<G: Game> {
         if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
             return None;
         }
-        let (mover, material) = (game.side_to_move(), game.material());
-        let class_key = mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE);
+        let (mover, material, class_hash) =
+            (game.side_to_move(), game.material(), game.class_hash());
+        if game.has_failed() {
+            return None; // a placeholder class or material: the search stops on the failure
+        }
+        let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
         table.probe_dominant(class_key, &mut |stored, mover_wins| {
             if mover_wins {
                 game.material_at_least(mover, material, stored)
@@ -174,8 +178,13 @@ pub(crate) trait Keying<G: Game> {
         if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
             return;
         }
-        let class_key = mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE);
-        table.store_dominant(class_key, game.material(), entry.numbers.is_win(), entry);
+        let (class_hash, material) = (game.class_hash(), game.material());
+        if game.has_failed() {
+            // A callback failed: its placeholders must not become an entry the table keeps.
+            return;
+        }
+        let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
+        table.store_dominant(class_key, material, entry.numbers.is_win(), entry);
     }
 
     /// Numbers of a position repeating one on the path, by the game's rule.

@@ -185,6 +185,11 @@ pub type pn_encode_fn = Option<
 /// threads. Callbacks may then run at the same time on different contexts, from any thread,
 /// but each context (the game's own, and each copy) is used by one thread at a time; the
 /// game's own `ctx` is only read, by `clone` (or the byte copy) and `side_to_move`.
+///
+/// Zero the whole struct before filling it in (`pn_game game = {0};` or `memset`), then set
+/// `struct_size = sizeof(pn_game)`: every field that `struct_size` covers is read, and a field
+/// this header added that a program leaves uninitialised (an optional callback such as
+/// `encode`) would be called as garbage.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct pn_game {

@@ -32,6 +32,7 @@ use proofnum_cli::check::{CheckCertificate, load, report};
 use proofnum_cli::games::{GAMES, with_game};
 use proofnum_cli::solve::{EXIT_BAD_INPUT, Options, Solve, parse_error_text};
 use proofnum_games::chess::{Chess, Knowledge, Rules};
+use proofnum_games::shogi::Tsume;
 
 /// What `--help` says after the options: what the report means, and the exit codes.
 const AFTER_HELP: &str = "\
@@ -137,6 +138,8 @@ fn check_main() -> ExitCode {
     };
     let result = if cli.game == "chess" {
         chess_check(&cli, check)
+    } else if cli.game == "shogi" {
+        shogi_check(&cli, check)
     } else {
         with_game(&cli.game, &cli.position, check).and_then(|r| r)
     };
@@ -144,6 +147,19 @@ fn check_main() -> ExitCode {
         eprintln!("error: {e}");
         ExitCode::from(EXIT_BAD_INPUT)
     })
+}
+
+/// Checks a tsume-shogi certificate: the problem with the rules alone, as it was written.
+fn shogi_check(cli: &CheckCli, check: CheckCertificate<'_>) -> Result<ExitCode, String> {
+    let tsume = Tsume::from_sfen(&cli.position).map_err(|e| e.to_string())?;
+    let mut rules_only = tsume.with_knowledge(proofnum_games::shogi::Knowledge::NONE);
+    let name = |p: Player| match p {
+        Player::First => "Black",
+        Player::Second => "White",
+    };
+    Ok(report(&mut rules_only, "shogi", check, &name, &|mv| {
+        proofnum_games::shogi::notation::usi(mv)
+    }))
 }
 
 /// Checks a chess certificate: the position with the rules it was solved under.

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use proofnum::certificate::IoSink;
+use proofnum::certificate::{IoSink, Sink};
 use proofnum::table::Table;
 use proofnum::{Dfpn, Game, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
@@ -359,6 +359,56 @@ fn claims(question: Question, answer: Answer, mover: Player) -> Vec<Claim> {
         (_, Answer::Value(Value::Draw)) => vec![disproven(mover), disproven(mover.opponent())],
         (Question::CanWin(attacker), Answer::Status(status)) => vec![Claim { attacker, status }],
         (Question::Value, Answer::Status(_)) => unreachable!("a yes/no answer needs --attacker"),
+    }
+}
+
+/// A certificate file being written by a game's own report (chess, shogi), whose searches
+/// stream the proof into [`sink`](CertificateFile::sink).
+pub struct CertificateFile {
+    path: PathBuf,
+    sink: IoSink<BufWriter<File>>,
+}
+
+impl CertificateFile {
+    /// Creates the file at `path` (`--certificate`); an `Err` names it.
+    pub fn create(path: &Path) -> Result<CertificateFile, String> {
+        let file =
+            File::create(path).map_err(|e| format!("--certificate {}: {e}", path.display()))?;
+        Ok(CertificateFile {
+            path: path.to_path_buf(),
+            sink: IoSink(BufWriter::new(file)),
+        })
+    }
+
+    /// Where the search writes.
+    pub fn sink(&mut self) -> &mut dyn Sink {
+        &mut self.sink
+    }
+
+    /// Ends the file: with `records` (a certificate was written), flushes it and prints where
+    /// and how big; without, removes it and says so on standard error. `Ok(false)` when there
+    /// is no certificate; an `Err` when the file could not be written.
+    pub fn finish(self, records: Option<u64>) -> Result<bool, String> {
+        let shown = self.path.display();
+        let written = self.sink.0.into_inner().map_err(|e| e.into_error());
+        written
+            .and_then(|f| f.sync_all())
+            .map_err(|e| format!("--certificate {shown}: {e}"))?;
+        match records {
+            Some(records) => {
+                outln!(
+                    "certificate: {shown} ({} records, {} bytes)",
+                    count(records),
+                    count(std::fs::metadata(&self.path).map_or(0, |m| m.len()))
+                );
+                Ok(true)
+            }
+            None => {
+                let _ = std::fs::remove_file(&self.path);
+                eprintln!("error: no certificate: the search did not answer, or its walk stopped");
+                Ok(false)
+            }
+        }
     }
 }
 

@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use proofnum::Status;
 use proofnum_games::shogi::Tsume;
-use proofnum_games::shogi::mate::{Exactness, MateConfig, solve_tsume};
+use proofnum_games::shogi::mate::{Exactness, MateConfig, solve_tsume_with};
 use proofnum_games::shogi::notation::piece_name;
 
-use crate::report::count;
+use crate::report::{CertificateFile, count};
 use crate::solve::{Engine, Options, check_allocatable, mib_to_bytes};
 use crate::{out, outln};
 
@@ -53,6 +53,7 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
         max_nodes: options.max_nodes.unwrap_or(u64::MAX),
         max_time: options.max_seconds.map(Duration::from_secs_f64),
         dfpn: options.dfpn_config(),
+        confirm: !options.no_confirm,
         ..MateConfig::default()
     };
 
@@ -78,7 +79,15 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
          move; mate by a pawn drop is illegal; a repetition fails for Black)"
     );
 
-    let report = solve_tsume(&mut tsume, &config);
+    let mut file = match &options.certificate {
+        Some(path) => Some(CertificateFile::create(path)?),
+        None => None,
+    };
+    let report = solve_tsume_with(
+        &mut tsume,
+        &config,
+        file.as_mut().map(CertificateFile::sink),
+    );
     let code = match report.status {
         Status::Proven => {
             match (report.plies(), report.exactness) {
@@ -124,6 +133,26 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
         count(report.stats.nodes),
         report.proof_elapsed.as_secs_f64(),
     );
-    outln!("memory: table {} bytes", count(config.table_bytes as u64));
+    if report.stats.confirm_nodes > 0 || report.stats.refutations > 0 {
+        outln!(
+            "confirmed: {} positions walked",
+            count(report.stats.confirm_nodes)
+        );
+    }
+    if let Some(file) = file
+        && !file.finish(report.certificate_records)?
+    {
+        return Ok(ExitCode::from(EXIT_LIMIT));
+    }
+    let memo = if config.confirm {
+        config.table_bytes / 4
+    } else {
+        0
+    };
+    outln!(
+        "memory: table {} bytes + confirmation memo {} bytes",
+        count(config.table_bytes as u64),
+        count(memo as u64)
+    );
     Ok(code)
 }

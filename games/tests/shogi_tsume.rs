@@ -18,6 +18,7 @@ const CONFIG: MateConfig = MateConfig {
     max_proof_time: None,
     max_length_time: None,
     exact: true,
+    confirm: true,
     dfpn: proofnum::DfpnConfig {
         epsilon: proofnum::Epsilon::QUARTER,
         search_stale_entries: false,

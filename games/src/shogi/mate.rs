@@ -56,12 +56,13 @@
 use std::time::{Duration, Instant};
 
 use haitaka::Color;
+use proofnum::certificate::Sink;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
-    Stats, Status, Table,
+    Stats, Status, Table, Verdict,
 };
 
-use super::{MAX_MOVES, Move, Tsume};
+use super::{Knowledge, MAX_MOVES, Move, Tsume};
 
 /// The tsume game with a budget of Black moves and free captures of futile interpositions.
 /// See the module docs.
@@ -132,6 +133,40 @@ impl Game for MateWithin {
 
     fn hash(&self) -> u64 {
         self.tsume.hash() ^ budget_key(self.budget) ^ drop_square_key(self.drop_square())
+    }
+
+    /// A mate within k Black moves is a mate within more, and no mate within k none within
+    /// fewer: the budget is the material, so one table serves every budget of the length
+    /// search. (Hands are compared only in [`Tsume`]: here a futile interposition's capture
+    /// takes its piece out of the game, so White's hand no longer follows from Black's.)
+    fn dominance(&self) -> bool {
+        true
+    }
+
+    fn class_hash(&self) -> u64 {
+        self.tsume.hash() ^ drop_square_key(self.drop_square())
+    }
+
+    fn material(&self) -> u32 {
+        self.budget
+    }
+
+    /// More budget is better for Black (the attacker), worse for White.
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
+        match player {
+            Player::First => a >= b,
+            Player::Second => a <= b,
+        }
+    }
+
+    /// The tsume position's encoding, the free-capture square and the budget.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let n = self.tsume.encode_into(out)?;
+        let square = self.drop_square().map_or(0xFF, |s| s as u8);
+        let tail = out.get_mut(n..n + 5)?;
+        tail[0] = square;
+        tail[1..].copy_from_slice(&self.budget.to_le_bytes());
+        Some(n + 5)
     }
 
     fn peek(&mut self, mv: Move) -> (u64, Player) {
@@ -260,6 +295,10 @@ pub struct MateConfig {
     /// Lower the length until it is shown exact; off: stop after the proof (the proof's line
     /// gives an upper bound only when a bounded search confirms it).
     pub exact: bool,
+    /// Confirm the answers the report rests on (`proofnum::confirm`): the proof, and the pair
+    /// of bounded answers an exact length rests on. On by default; off is faster, and the
+    /// answers then rest on the table.
+    pub confirm: bool,
     /// df-pn settings.
     pub dfpn: DfpnConfig,
 }
@@ -274,6 +313,7 @@ impl Default for MateConfig {
             max_proof_time: None,
             max_length_time: None,
             exact: true,
+            confirm: true,
             dfpn: DfpnConfig::default(),
         }
     }
@@ -334,6 +374,9 @@ pub struct TsumeReport {
     pub proof_stats: Stats,
     /// Wall time of the proof alone.
     pub proof_elapsed: Duration,
+    /// Records of the proof's certificate (see [`solve_tsume_with`]), when one was asked for
+    /// and written.
+    pub certificate_records: Option<u64>,
     /// Wall time of everything.
     pub elapsed: Duration,
 }
@@ -348,8 +391,30 @@ impl TsumeReport {
 /// Does Black mate `tsume`'s position by continuous checks, and in how many plies by the
 /// composers' conventions? See the module docs. The position is restored before returning.
 pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
+    solve_tsume_with(tsume, config, None)
+}
+
+/// The confirmation walks' memory, as a share of the table's bytes.
+const MEMO_SHARE_OF_TABLE: usize = 4;
+
+/// [`solve_tsume`], writing the proof (or the disproof) into `certificate` as a proof
+/// certificate (`proofnum::certificate`, game name `shogi`), walked in tsume-shogi with its
+/// rules alone ([`Knowledge::NONE`]: no mate in one, every check in haitaka's order) so that
+/// its check needs none of the game's knowledge. [`TsumeReport::certificate_records`] says
+/// whether it was written.
+pub fn solve_tsume_with(
+    tsume: &mut Tsume,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> TsumeReport {
     let start = Instant::now();
     let mut table_bytes = vec![0u8; config.table_bytes];
+    let memo_words = if config.confirm || certificate.is_some() {
+        config.table_bytes / MEMO_SHARE_OF_TABLE / 8
+    } else {
+        0
+    };
+    let mut memo = vec![0u64; memo_words];
     let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(config.max_plies, MAX_MOVES)];
     let mut budget = Budget {
         start,
@@ -365,6 +430,7 @@ pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
         stats: Stats::default(),
         proof_stats: Stats::default(),
         proof_elapsed: Duration::ZERO,
+        certificate_records: None,
         elapsed: Duration::ZERO,
     };
     let Ok(mut table) = Table::new(&mut table_bytes) else {
@@ -386,14 +452,37 @@ pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
             },
             nodes_left: budget.nodes_left,
         };
-        let result =
-            proof_budget.with_limits(|limits| dfpn.solve(tsume, black, &mut table, limits));
+        let result = proof_budget.with_limits(|limits| {
+            if config.confirm {
+                dfpn.solve_confirmed(tsume, black, &mut table, &mut memo, limits)
+            } else {
+                dfpn.solve(tsume, black, &mut table, limits)
+            }
+        });
         budget.charge(&mut report.stats, &result.stats);
         report.proof_stats = result.stats;
         report.proof_elapsed = start.elapsed();
         report.status = result.status;
         if let Status::Unknown(reason) = result.status {
             report.exactness = Exactness::Unknown(Some(reason));
+        }
+        if let (Some(sink), Status::Proven | Status::Disproven) = (certificate, result.status) {
+            let mut rules_only = tsume.clone().with_knowledge(Knowledge::NONE);
+            let v = budget.with_limits(|limits| {
+                dfpn.certify(
+                    &mut rules_only,
+                    black,
+                    result.status,
+                    &mut table,
+                    &mut memo,
+                    "shogi",
+                    sink,
+                    limits,
+                )
+            });
+            if v.verdict == Verdict::Verified {
+                report.certificate_records = Some(v.stats.records);
+            }
         }
         if result.status != Status::Proven {
             report.elapsed = start.elapsed();
@@ -477,6 +566,41 @@ pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
         }
     };
     report.mate_moves = upper;
+    if config.confirm && report.exactness == Exactness::Exact {
+        // The pair an exact length rests on: a mate within N, none within N − 1 (none within
+        // 0 needs no search). The bisection's other answers could only have misled it.
+        let n = upper.unwrap_or(0);
+        for (k, claim) in [
+            (n, Status::Proven),
+            (n.saturating_sub(1), Status::Disproven),
+        ] {
+            if k == 0 {
+                continue;
+            }
+            within.budget = k;
+            let v = budget.with_limits(|limits| {
+                dfpn.verify(&mut within, black, claim, &mut table, &mut memo, limits)
+            });
+            let walked = Stats {
+                confirm_nodes: v.stats.nodes + v.stats.search_nodes,
+                ..Stats::default()
+            };
+            budget.charge(&mut report.stats, &walked);
+            match v.verdict {
+                Verdict::Verified => {}
+                Verdict::Refuted => {
+                    report.stats.refutations += 1;
+                    report.exactness = Exactness::Unknown(Some(Reason::Unconfirmed));
+                }
+                Verdict::Unknown(reason) => report.exactness = Exactness::Unknown(Some(reason)),
+            }
+            if report.exactness != Exactness::Exact {
+                report.mate_moves = None;
+                report.elapsed = start.elapsed();
+                return report;
+            }
+        }
+    }
 
     // The line: a longest defence against a shortest mate when N is exact.
     if let (Some(n), Exactness::Exact) = (upper, report.exactness) {

@@ -455,6 +455,15 @@ impl Tsume {
         notation::encode(self.board(), out);
     }
 
+    /// [`encode`](Tsume::encode) into `out`, returning the length; `None` when `out` is too
+    /// short.
+    pub fn encode_into(&self, out: &mut [u8]) -> Option<usize> {
+        let mut bytes = Vec::with_capacity(96);
+        self.encode(&mut bytes);
+        out.get_mut(..bytes.len())?.copy_from_slice(&bytes);
+        Some(bytes.len())
+    }
+
     /// The pieces of each kind ([`HAND_PIECES`] order) that are neither on the board nor in
     /// either hand: what a tsume defender's hand lacks, if anything, to hold every remaining
     /// piece (all zero for the usual problems).
@@ -553,5 +562,33 @@ impl Game for Tsume {
     /// no move), the attacker has no check left (it has failed the problem).
     fn no_moves_value(&self) -> Value {
         Value::Loss
+    }
+
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        self.encode_into(out)
+    }
+
+    /// Hand dominance (優等局面, see the module docs): positions of one board and side to
+    /// move differ in their hands, and Black's hand decides (White holds every other piece,
+    /// and no piece leaves the game).
+    fn dominance(&self) -> bool {
+        true
+    }
+
+    fn class_hash(&self) -> u64 {
+        self.board_key()
+    }
+
+    fn material(&self) -> u32 {
+        self.packed_hand(Color::Black)
+    }
+
+    /// At least as many pieces of every kind in Black's hand is at least as good for Black,
+    /// and no better for White.
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
+        match player {
+            Player::First => hand_dominates(a, b),
+            Player::Second => hand_dominates(b, a),
+        }
     }
 }

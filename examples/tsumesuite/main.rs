@@ -114,6 +114,33 @@ struct Common {
     /// Only the problems recorded at most this many plies long.
     #[arg(long, default_value_t = u32::MAX)]
     max_plies: u32,
+    /// Switch a piece of knowledge off (repeatable): mate-in-one, order, estimate, dominance.
+    #[arg(long, value_parser = knowledge_rule)]
+    without: Vec<Knowledge>,
+}
+
+/// A knowledge rule by its name.
+fn knowledge_rule(name: &str) -> Result<Knowledge, String> {
+    Knowledge::EACH
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, k)| k)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Knowledge::EACH.iter().map(|(n, _)| *n).collect();
+            format!("expected one of {}", names.join(", "))
+        })
+}
+
+impl Common {
+    /// A problem's position with the knowledge these options leave on.
+    fn tsume(&self, problem: &Problem) -> Result<Tsume, String> {
+        let tsume = Tsume::from_sfen(&problem.sfen).map_err(|e| format!("{}: {e}", problem.id))?;
+        let knowledge = self
+            .without
+            .iter()
+            .fold(Knowledge::ALL, |k, &w| k.without(w));
+        Ok(tsume.with_knowledge(knowledge))
+    }
 }
 
 /// One problem of a suite.
@@ -232,8 +259,7 @@ fn run(
     let (mut equal, mut shorter, mut longer, mut bounded) = (0, 0, 0, 0);
     let (mut proof_seconds, mut total_seconds) = (0.0, 0.0);
     for problem in &problems {
-        let mut tsume =
-            Tsume::from_sfen(&problem.sfen).map_err(|e| format!("{}: {e}", problem.id))?;
+        let mut tsume = common.tsume(problem)?;
         let config = MateConfig {
             table_bytes: common.table_mib << 20,
             max_proof_time: Some(Duration::from_secs_f64(common.cap_s)),
@@ -401,8 +427,7 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
         .map_err(|e| format!("{e:?}"))?;
     println!("id\tstatus\tseconds\tmid_calls\tpositions\tdepth");
     for problem in &problems {
-        let mut tsume =
-            Tsume::from_sfen(&problem.sfen).map_err(|e| format!("{}: {e}", problem.id))?;
+        let mut tsume = common.tsume(problem)?;
         let mut table = Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?;
         let start = std::time::Instant::now();
         let mut clock = move || start.elapsed().as_micros() as u64;

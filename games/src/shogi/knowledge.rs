@@ -48,13 +48,18 @@ impl Knowledge {
     pub const ORDER: Knowledge = Knowledge(1 << 1);
     /// Rule 3: df-pn+ estimates from flight squares and move counts.
     pub const ESTIMATE: Knowledge = Knowledge(1 << 2);
+    /// Hand dominance (`proofnum::Game::dominance`): a position solved with one hand settles
+    /// those of its board with a hand at least as good (for a proof) or no better (for a
+    /// disproof).
+    pub const DOMINANCE: Knowledge = Knowledge(1 << 3);
     /// Every rule: the default of every position.
-    pub const ALL: Knowledge = Knowledge((1 << 3) - 1);
+    pub const ALL: Knowledge = Knowledge((1 << 4) - 1);
     /// The rules one by one, with their names (for benchmarks that switch each off in turn).
-    pub const EACH: [(&'static str, Knowledge); 3] = [
+    pub const EACH: [(&'static str, Knowledge); 4] = [
         ("mate-in-one", Knowledge::MATE_IN_ONE),
         ("order", Knowledge::ORDER),
         ("estimate", Knowledge::ESTIMATE),
+        ("dominance", Knowledge::DOMINANCE),
     ];
 }
 

@@ -572,7 +572,7 @@ impl Game for Tsume {
     /// move differ in their hands, and Black's hand decides (White holds every other piece,
     /// and no piece leaves the game).
     fn dominance(&self) -> bool {
-        true
+        self.knowledge.contains(Knowledge::DOMINANCE)
     }
 
     fn class_hash(&self) -> u64 {

@@ -14,7 +14,7 @@ use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate_with};
 use proofnum_games::chess::{Chess, notation};
 use proofnum_games::input::quote;
 
-use crate::report::{CertificateFile, count};
+use crate::report::{CertificateFile, confirmation, count};
 use crate::solve::{Engine, Options, check_allocatable, mib_to_bytes};
 use crate::{out, outln};
 
@@ -166,16 +166,7 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
         count(report.stats.nodes),
         count((report.stats.nodes as f64 / seconds.max(1e-9)) as u64),
     );
-    if report.stats.confirm_nodes > 0 || report.stats.refutations > 0 {
-        outln!(
-            "confirmed: {} positions walked{}",
-            count(report.stats.confirm_nodes),
-            match report.stats.refutations {
-                0 => String::new(),
-                n => format!(", {n} answers refuted and searched again over new keys"),
-            }
-        );
-    }
+    confirmation(&report.stats);
     if let Some(file) = file
         && !file.finish(report.certificate_records)?
     {

@@ -89,6 +89,22 @@ pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
         elapsed_s,
         count((stats.nodes as f64 / elapsed_s.max(1e-9)) as u64)
     );
+    confirmation(stats);
+    let t = stats.table;
+    outln!(
+        "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
+        count(table.capacity() as u64),
+        table.fill_per_mille(),
+        count(t.probes),
+        100.0 * t.hits as f64 / t.probes.max(1) as f64,
+        count(t.stores),
+        count(t.drops)
+    );
+}
+
+/// Prints what confirming the answers cost (nothing when no answer was confirmed): the
+/// positions the walks visited, their share of the search's, and the refuted answers.
+pub fn confirmation(stats: &Stats) {
     if stats.confirm_nodes > 0 || stats.refutations > 0 {
         outln!(
             "confirmed: {} positions walked ({:.1}% of the search's){}",
@@ -100,16 +116,6 @@ pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
             }
         );
     }
-    let t = stats.table;
-    outln!(
-        "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
-        count(table.capacity() as u64),
-        table.fill_per_mille(),
-        count(t.probes),
-        100.0 * t.hits as f64 / t.probes.max(1) as f64,
-        count(t.stores),
-        count(t.drops)
-    );
 }
 
 /// 1234567 → "1,234,567".

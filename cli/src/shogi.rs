@@ -16,7 +16,7 @@ use proofnum_games::shogi::Tsume;
 use proofnum_games::shogi::mate::{Exactness, MateConfig, solve_tsume_with};
 use proofnum_games::shogi::notation::piece_name;
 
-use crate::report::{CertificateFile, count};
+use crate::report::{CertificateFile, confirmation, count};
 use crate::solve::{Engine, Options, check_allocatable, mib_to_bytes};
 use crate::{out, outln};
 
@@ -133,12 +133,7 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
         count(report.stats.nodes),
         report.proof_elapsed.as_secs_f64(),
     );
-    if report.stats.confirm_nodes > 0 || report.stats.refutations > 0 {
-        outln!(
-            "confirmed: {} positions walked",
-            count(report.stats.confirm_nodes)
-        );
-    }
+    confirmation(&report.stats);
     if let Some(file) = file
         && !file.finish(report.certificate_records)?
     {

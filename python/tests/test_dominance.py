@@ -192,8 +192,11 @@ def test_the_three_methods_are_asked_with_sides_and_every_answer_is_confirmed() 
 
 @lru_cache(maxsize=None)
 def a_game_that_compares() -> Tuple[List[Node], int]:
-    """A game whose search asks material_at_least (a class met twice)."""
-    solver = Solver(table_bytes=1 << 14, max_depth=2 * MAX_LAYERS, max_moves=2 * MAX_CHILDREN)
+    """A game whose search asks material_at_least (a class met twice). Unconfirmed, as the
+    tests that use it solve: the verification walk compares materials too (its class hints), so
+    a game found with it might compare only there."""
+    solver = Solver(table_bytes=1 << 14, max_depth=2 * MAX_LAYERS, max_moves=2 * MAX_CHILDREN,
+                    confirm=False)
     for nodes, stones in games(SEED + 2, 200):
         game = DominantStones(nodes, stones)
         solver.solve_value(game)

@@ -425,7 +425,11 @@ fn value_in_two(
         Status::Disproven => Ok(Value::Draw),
         Status::Unknown(r) => Err(r),
     };
-    (value, [first.stats.mid_calls, second.stats.mid_calls], [t1, t2])
+    (
+        value,
+        [first.stats.mid_calls, second.stats.mid_calls],
+        [t1, t2],
+    )
 }
 
 /// The `pons` command; true when no answer was wrong.
@@ -521,7 +525,10 @@ fn run_pons(
         changed = baseline::compare(&baseline::read(b), &records);
     }
     if let Some(path) = out {
-        let limits_text: Vec<String> = limits.iter().map(|(s, n)| format!(" --lines {s}={n}")).collect();
+        let limits_text: Vec<String> = limits
+            .iter()
+            .map(|(s, n)| format!(" --lines {s}={n}"))
+            .collect();
         let header = vec![
             format!(
                 "c4suite pons --runs {runs} --table-mib {table_mib}{} (sets {}): value by df-pn's two searches; load {load_before} before, {load_after} after",
@@ -537,7 +544,11 @@ fn run_pons(
         "{} lines: {wrong} wrong, {unknown} unknown (capped), answers changed against the baseline: {changed}",
         all.len()
     );
-    println!("{} passed, {} failed", all.len() - wrong - unknown, wrong + unknown);
+    println!(
+        "{} passed, {} failed",
+        all.len() - wrong - unknown,
+        wrong + unknown
+    );
     wrong == 0
 }
 
@@ -548,7 +559,13 @@ fn pons_set_summary(set: &str, pons_s: Option<f64>, results: &[PonsLine], verbos
         if verbose || r.wrong() || r.value.is_err() {
             println!(
                 "{} {:<10} {:<14} {:>4} {:<7} first {:>10} MID {:>9.4} s second {:>10} MID {:>9.4} s",
-                if r.wrong() { "WRONG" } else if r.value.is_err() { "UNKNOWN" } else { "ok" },
+                if r.wrong() {
+                    "WRONG"
+                } else if r.value.is_err() {
+                    "UNKNOWN"
+                } else {
+                    "ok"
+                },
                 r.id,
                 r.moves,
                 r.score,
@@ -572,9 +589,17 @@ fn pons_set_summary(set: &str, pons_s: Option<f64>, results: &[PonsLine], verbos
         1e3 * baseline::median(&secs),
         mids.iter().sum::<f64>() / n,
         baseline::median(&mids),
-        pons_s.map_or("not measured".to_string(), |p| format!("{:.3} ms: ratio {:.2}", 1e3 * p, mean_s / p))
+        pons_s.map_or("not measured".to_string(), |p| format!(
+            "{:.3} ms: ratio {:.2}",
+            1e3 * p,
+            mean_s / p
+        ))
     );
-    for (what, value) in [("wins", Value::Win), ("draws", Value::Draw), ("losses", Value::Loss)] {
+    for (what, value) in [
+        ("wins", Value::Win),
+        ("draws", Value::Draw),
+        ("losses", Value::Loss),
+    ] {
         let of: Vec<&PonsLine> = results.iter().filter(|r| r.value == Ok(value)).collect();
         if of.is_empty() {
             continue;
@@ -594,7 +619,10 @@ fn pons_set_summary(set: &str, pons_s: Option<f64>, results: &[PonsLine], verbos
             m1 as f64 / k,
             m2 as f64 / k,
             100.0 * m2 as f64 / (m1 + m2).max(1) as f64,
-            pons_s.map_or(String::new(), |p| format!(", {:.2}× Pons' mean", (t1 + t2) / k / p))
+            pons_s.map_or(String::new(), |p| format!(
+                ", {:.2}× Pons' mean",
+                (t1 + t2) / k / p
+            ))
         );
     }
     let mut worst: Vec<&PonsLine> = results.iter().collect();

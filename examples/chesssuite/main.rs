@@ -8,6 +8,8 @@
 //! cargo run --release --example chesssuite -- prove games/suites/chess-mates.epd --max-mid 300000
 //! ```
 
+#[path = "../common/baseline.rs"]
+mod baseline;
 mod bench;
 mod epd;
 mod generate;
@@ -56,6 +58,15 @@ enum Command {
         /// Lines with a mate of at least this many moves.
         #[arg(long, default_value_t = 5)]
         min_mate: u32,
+        /// And at most this many.
+        #[arg(long, default_value_t = u32::MAX)]
+        max_mate: u32,
+        /// Compare with this baseline (`benches/baselines/chess-mates.tsv`).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// Write the figures as a baseline to this file.
+        #[arg(long)]
+        write_baseline: Option<String>,
         /// Seconds per program and run.
         #[arg(long = "cap", default_value_t = 10.0)]
         cap_s: f64,
@@ -170,12 +181,18 @@ fn main() {
         Command::Bench {
             file,
             min_mate,
+            max_mate,
+            baseline,
+            write_baseline,
             cap_s,
             runs,
             memory_mib,
         } => {
             let options = bench::Options {
                 min_mate,
+                max_mate,
+                baseline,
+                write_baseline,
                 cap_s,
                 runs: runs as usize,
                 memory_mib,

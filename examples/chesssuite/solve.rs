@@ -43,6 +43,10 @@ pub struct Solved {
     pub mid_calls: u64,
     /// Wall time of everything (proof, distance, line).
     pub seconds: f64,
+    /// The deepest ply any of its searches reached.
+    pub max_depth: u32,
+    /// Whether N is exact, a bound (and why), or unknown (and why).
+    pub exactness: Exactness,
 }
 
 /// One proof alone, for the benchmark.
@@ -57,6 +61,8 @@ pub struct Proved {
     pub table_hits: u64,
     /// Its wall time, the table's clearing excluded.
     pub seconds: f64,
+    /// The deepest ply it reached.
+    pub max_depth: u32,
 }
 
 /// Memory for the benchmark's proofs, kept across lines, and the settings of both.
@@ -121,6 +127,8 @@ impl Solver {
             claim,
             mid_calls: report.stats.mid_calls,
             seconds: report.elapsed.as_secs_f64(),
+            max_depth: report.stats.max_depth,
+            exactness: report.exactness,
         })
     }
 
@@ -168,6 +176,7 @@ impl Solver {
                     nodes: r.stats.nodes,
                     table_hits: r.stats.table.hits,
                     seconds: start.elapsed().as_secs_f64(),
+                    max_depth: r.stats.max_depth,
                 });
             }
         }
@@ -179,6 +188,7 @@ impl Solver {
             nodes: result.stats.nodes,
             table_hits: result.stats.table.hits,
             seconds: start.elapsed().as_secs_f64(),
+            max_depth: result.stats.max_depth,
         })
     }
 }

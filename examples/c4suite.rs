@@ -109,6 +109,11 @@ enum Cli {
         /// Print every line, not only the wrong and the worst.
         #[arg(long)]
         verbose: bool,
+        /// Also search for the opponent's win alone (cleared table) on every line, and compare
+        /// the MID calls of the two orders of the value's searches with what the answer needs
+        /// (a win: the side to move's proof; a loss: the opponent's; a draw: both disproofs).
+        #[arg(long)]
+        orders: bool,
     },
 }
 
@@ -373,6 +378,8 @@ struct PonsLine {
     second_mid: u64,
     first_s: Vec<f64>,
     second_s: Vec<f64>,
+    /// With `--orders`: MID calls of the opponent's search alone, from a cleared table.
+    opponent_alone: Option<u64>,
 }
 
 impl PonsLine {
@@ -444,6 +451,7 @@ fn run_pons(
     base: Option<&str>,
     out: Option<&str>,
     verbose: bool,
+    orders: bool,
 ) -> bool {
     let mut memory = vec![0u8; (table_mib * (1 << 20) as f64) as usize];
     let mut table = Table::new(&mut memory).expect("table memory");
@@ -482,6 +490,7 @@ fn run_pons(
                 second_mid: 0,
                 first_s: Vec::new(),
                 second_s: Vec::new(),
+                opponent_alone: None,
             })
             .collect();
         // Rounds over the set, so that a line's runs are spread over time.
@@ -499,7 +508,17 @@ fn run_pons(
                 }
                 r.first_s.push(secs[0]);
                 r.second_s.push(secs[1]);
+                if orders && round == 0 {
+                    table.clear();
+                    let mut limits = Limits::none();
+                    let opponent = position.side_to_move().opponent();
+                    let alone = dfpn.solve(&mut position, opponent, &mut table, &mut limits);
+                    r.opponent_alone = Some(alone.stats.mid_calls);
+                }
             }
+        }
+        if orders {
+            orders_summary(set, &results);
         }
         pons_set_summary(set, pons_s, &results, verbose);
         sets_run.push(set);
@@ -550,6 +569,31 @@ fn run_pons(
         wrong + unknown
     );
     wrong == 0
+}
+
+/// The MID calls of the value's two searches in either order, against what the answer needs.
+fn orders_summary(set: &str, results: &[PonsLine]) {
+    let (mut mine_first, mut opponent_first, mut needed) = (0u64, 0u64, 0u64);
+    for r in results {
+        let (Ok(value), Some(opp)) = (r.value, r.opponent_alone) else {
+            continue;
+        };
+        // The side to move's search ran first from a cleared table: `first_mid` is its cost
+        // alone; `opp` is the opponent's alone.
+        let mine = r.first_mid;
+        mine_first += r.mid_calls();
+        let (b, need) = match value {
+            Value::Win => (opp + mine, mine),
+            Value::Loss => (opp, opp),
+            Value::Draw => (opp + mine, opp + mine),
+        };
+        opponent_first += b;
+        needed += need;
+    }
+    println!(
+        "  orders ({set}): side to move first (solve_value) {mine_first} MID calls, opponent first {opponent_first}, the searches the answers need {needed} ({:.0}% of solve_value's)",
+        100.0 * needed as f64 / mine_first.max(1) as f64
+    );
 }
 
 /// One set's figures: mean and median time, MID calls, the second search's share for draws
@@ -682,6 +726,7 @@ fn main() {
             baseline,
             write_baseline,
             verbose,
+            orders,
         } => {
             let ok = run_pons(
                 &dir,
@@ -693,6 +738,7 @@ fn main() {
                 baseline.as_deref(),
                 write_baseline.as_deref(),
                 verbose,
+                orders,
             );
             if !ok {
                 std::process::exit(1);

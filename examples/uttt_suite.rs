@@ -69,6 +69,10 @@ enum Cli {
         /// How many root moves, replies and visits to list.
         #[arg(long, default_value_t = 12)]
         top: usize,
+        /// Also count how often each position is expanded (re-searches; memory: about 24
+        /// bytes a position).
+        #[arg(long)]
+        positions: bool,
     },
 }
 
@@ -297,7 +301,7 @@ fn summary(records: &[Record], runs: usize) {
 }
 
 /// Solves one position with the counting wrappers and prints where the MID calls went.
-fn trace_position(common: &Common, position: &str, top: usize) {
+fn trace_position(common: &Common, position: &str, top: usize, positions: bool) {
     let game: Uttt = match read_suite(&common.suite)
         .into_iter()
         .find(|(id, _)| id == position)
@@ -314,6 +318,7 @@ fn trace_position(common: &Common, position: &str, top: usize) {
     let mut memory = vec![0u8; (common.table_mib * (1 << 20) as f64) as usize];
     let mut stack = vec![0u8; Dfpn::<Traced<Uttt>>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let mut traced = Traced::new(game.clone());
+    traced.trace.borrow_mut().count_positions = positions;
     let mut table = TracedTable {
         inner: Table::new(&mut memory).expect("table memory"),
         trace: traced.trace.clone(),
@@ -391,6 +396,42 @@ fn trace_position(common: &Common, position: &str, top: usize) {
             .join(" ")
     );
 
+    if positions && r.status == Status::Proven {
+        let mut seen = std::collections::HashSet::new();
+        let mut missing = 0;
+        let mut g = game.clone();
+        proof_tree(&mut g, &mut table.inner, me, &mut seen, &mut missing);
+        println!(
+            "proof tree in the table: {} positions ({missing} of them not found solved: lost from the table); MID calls per proof position {:.1}",
+            seen.len(),
+            r.stats.mid_calls as f64 / seen.len().max(1) as f64
+        );
+    }
+    if positions {
+        let unique = t.expansions.len() as u64;
+        println!(
+            "positions expanded: {unique} distinct for {counted} expansions ({:.2} expansions per position)",
+            counted as f64 / unique.max(1) as f64
+        );
+        let mut per_depth = String::new();
+        for (d, (all, first)) in t.per_depth.iter().zip(&t.first_expansions).enumerate() {
+            per_depth.push_str(&format!(" {d}:{:.1}", *all as f64 / (*first).max(1) as f64));
+        }
+        println!("  expansions per distinct position, by depth (first seen there):{per_depth}");
+        let mut buckets = [(0u64, 0u64); 32];
+        for &c in t.expansions.values() {
+            let b = (32 - c.leading_zeros()) as usize;
+            buckets[b].0 += 1;
+            buckets[b].1 += u64::from(c);
+        }
+        println!("  positions by expansions (2^(k-1) ≤ n < 2^k): positions, expansions");
+        for (k, (n, e)) in buckets.iter().enumerate() {
+            if *n > 0 {
+                println!("    k={k:>2}: {n:>10} positions {e:>12} expansions");
+            }
+        }
+    }
+
     // The threshold pattern: visits to root children, how long each, how often the root
     // switches.
     let visits = &t.visits;
@@ -447,6 +488,56 @@ fn trace_position(common: &Common, position: &str, top: usize) {
     }
 }
 
+/// The proof tree the table holds after a proof: from the root, the stored best move where
+/// the attacker is to move and every move where the defender is; positions the game's own
+/// outcome settles are leaves. Returns (distinct positions, of them not found solved in the
+/// table).
+fn proof_tree<T: proofnum::TranspositionTable>(
+    game: &mut Uttt,
+    table: &mut T,
+    attacker: proofnum::Player,
+    seen: &mut std::collections::HashSet<u64>,
+    missing: &mut u64,
+) {
+    use proofnum::game::{MoveList, Outcome};
+    if !seen.insert(game.hash()) {
+        return;
+    }
+    let mover = game.side_to_move();
+    match game.outcome() {
+        Outcome::Win | Outcome::Loss | Outcome::Draw => return,
+        Outcome::CannotWin if mover == attacker => return,
+        Outcome::CannotLose if mover != attacker => return,
+        _ => {}
+    }
+    let key = proofnum::table::position_key(game.hash(), attacker, table.key_salt());
+    let Some(entry) = table.probe(key).filter(|e| e.numbers.is_solved()) else {
+        *missing += 1;
+        return;
+    };
+    let mut buffer = [Move::default(); MAX_PLIES];
+    let mut list = MoveList::new(&mut buffer);
+    game.generate_moves(&mut list);
+    let n = list.len();
+    let moves: Vec<Move> = buffer[..n].to_vec();
+    let chosen: Vec<Move> = if mover == attacker {
+        match entry.best.map(usize::from).filter(|&b| b < n) {
+            Some(b) => vec![moves[b]],
+            None => {
+                *missing += 1;
+                return;
+            }
+        }
+    } else {
+        moves
+    };
+    for m in chosen {
+        game.play(m);
+        proof_tree(game, table, attacker, seen, missing);
+        game.undo(m);
+    }
+}
+
 fn fmt_numbers(n: proofnum::Numbers) -> String {
     let f = |x: u32| {
         if x == proofnum::INFINITE {
@@ -477,6 +568,7 @@ fn main() {
             common,
             position,
             top,
-        } => trace_position(&common, &position, top),
+            positions,
+        } => trace_position(&common, &position, top, positions),
     }
 }

@@ -41,6 +41,12 @@ pub struct Trace<M> {
     pub visits: Vec<Visit<M>>,
     /// The moves to the first position the search expanded at its deepest depth.
     pub deepest_path: Vec<M>,
+    /// With [`Trace::count_positions`]: how often each position (by hash) was expanded.
+    pub expansions: HashMap<u64, u32>,
+    /// With it: positions expanded for the first time, at each depth.
+    pub first_expansions: Vec<u64>,
+    /// Count expansions per position (memory: about 24 bytes a position).
+    pub count_positions: bool,
 }
 
 impl<M> Default for Trace<M> {
@@ -52,6 +58,9 @@ impl<M> Default for Trace<M> {
             per_grandchild: HashMap::new(),
             visits: Vec::new(),
             deepest_path: Vec::new(),
+            expansions: HashMap::new(),
+            first_expansions: Vec::new(),
+            count_positions: false,
         }
     }
 }
@@ -116,6 +125,16 @@ where
             t.deepest_path = t.path.clone();
         }
         t.per_depth[depth] += 1;
+        if t.count_positions {
+            let count = t.expansions.entry(self.inner.hash()).or_insert(0);
+            *count += 1;
+            if *count == 1 {
+                if t.first_expansions.len() <= depth {
+                    t.first_expansions.resize(depth + 1, 0);
+                }
+                t.first_expansions[depth] += 1;
+            }
+        }
         if let Some(&first) = t.path.first() {
             *t.per_child.entry(first).or_insert(0) += 1;
             if depth == 1 {

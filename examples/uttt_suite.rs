@@ -335,7 +335,7 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
     };
     let me = traced.side_to_move();
     let r = dfpn.solve(&mut traced, me, &mut table, &mut limits);
-    let t = traced.trace.borrow();
+    let mut t = traced.trace.borrow();
     println!(
         "{position}: {} ({:?}), best {:?}, {} MID calls, {:.2} s",
         answer(r.status),
@@ -406,6 +406,37 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
             seen.len(),
             r.stats.mid_calls as f64 / seen.len().max(1) as f64
         );
+        // The same search again (it is deterministic), each expansion counted on the proof or
+        // off it by the depth where its path left the proof.
+        drop(t);
+        let mut again = Traced::new(game.clone());
+        again.trace.borrow_mut().proof = seen;
+        let mut memory2 = vec![0u8; (common.table_mib * (1 << 20) as f64) as usize];
+        let mut table2 = Table::new(&mut memory2).expect("table memory");
+        let mut limits = Limits::none();
+        let r2 = dfpn.solve(&mut again, me, &mut table2, &mut limits);
+        let a = again.trace.borrow();
+        let mut by_depth = String::new();
+        for (d, c) in a.off_proof_by_depth.iter().enumerate() {
+            if *c > 0 {
+                by_depth.push_str(&format!(" {d}:{c}"));
+            }
+        }
+        println!(
+            "the same search again ({} MID calls): {} expansions on the proof tree, {} off it; off it by the depth where the path left the proof (a move the proof does not take):{by_depth}",
+            r2.stats.mid_calls,
+            a.on_proof,
+            a.off_proof_by_depth.iter().sum::<u64>()
+        );
+        let mut branches: Vec<(&Vec<Move>, &u64)> = a.off_proof_by_branch.iter().collect();
+        branches.sort_by_key(|(_, c)| std::cmp::Reverse(**c));
+        println!("  the heaviest moves off the proof (the moves to where the path left it):");
+        for (path, c) in branches.iter().take(top) {
+            let moves: Vec<String> = path.iter().map(|m| m.to_string()).collect();
+            println!("    {:<24} {c:>12} expansions", moves.join(" "));
+        }
+        drop(a);
+        t = traced.trace.borrow();
     }
     if positions {
         let unique = t.expansions.len() as u64;

@@ -50,6 +50,8 @@ pub struct Options {
     pub baseline: Option<String>,
     /// Write the figures as a baseline to this file.
     pub write_baseline: Option<String>,
+    /// Positions `solve_mate` may evaluate per line (a deterministic cap besides the time).
+    pub solve_positions: u64,
 }
 
 /// One line's figures.
@@ -102,12 +104,14 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
     let lines: Vec<&Line> = lines
         .iter()
         .filter(|l| {
-            l.mate
-                .is_some_and(|m| m >= options.min_mate as i32 && m <= options.max_mate as i32)
+            l.mate.is_some_and(|m| {
+                m > 0 && (options.min_mate..=options.max_mate).contains(&m.unsigned_abs())
+            })
         })
         .collect();
     let mut sf = Stockfish::start(options.memory_mib).map_err(|e| e.to_string())?;
     let mut solver = Solver::new(f64::from(options.memory_mib), false);
+    solver.max_positions = options.solve_positions;
     let load_before = baseline::load_average();
     println!(
         "{path}: {} lines with the side to move mating in {} to {}; {} and proofnum, one thread, \
@@ -252,8 +256,8 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
     if let Some(out) = &options.write_baseline {
         let header = vec![
             format!(
-                "chesssuite bench {path} --min-mate {} --max-mate {} --cap {} --runs {} --memory-mib {}; load {load_before} before, {load_after} after",
-                options.min_mate, options.max_mate, options.cap_s, options.runs, options.memory_mib
+                "chesssuite bench {path} --min-mate {} --max-mate {} --cap {} --runs {} --memory-mib {} --solve-positions {}; load {load_before} before, {load_after} after",
+                options.min_mate, options.max_mate, options.cap_s, options.runs, options.memory_mib, options.solve_positions
             ),
             "answer: proofnum's N from solve_mate (#N exact; #≤N(reason) a bound); mid_calls and median_ms: solve_mate's (every search: proof, distance, line, confirmation)".into(),
             "peer: Stockfish `go mate N`, one thread, same hash: nodes and median ms".into(),

@@ -67,6 +67,10 @@ enum Command {
         /// Write the figures as a baseline to this file.
         #[arg(long)]
         write_baseline: Option<String>,
+        /// Positions proofnum's distance search (`solve_mate`) may evaluate per line: a cap
+        /// that, unlike the time, gives the same figures on every run.
+        #[arg(long, default_value_t = u64::MAX)]
+        solve_positions: u64,
         /// Seconds per program and run.
         #[arg(long = "cap", default_value_t = 10.0)]
         cap_s: f64,
@@ -184,6 +188,7 @@ fn main() {
             max_mate,
             baseline,
             write_baseline,
+            solve_positions,
             cap_s,
             runs,
             memory_mib,
@@ -193,6 +198,7 @@ fn main() {
                 max_mate,
                 baseline,
                 write_baseline,
+                solve_positions,
                 cap_s,
                 runs: runs as usize,
                 memory_mib,

@@ -75,6 +75,9 @@ pub struct Solver {
     pub knowledge: Knowledge,
     /// MID calls of a checks-only search tried before the full one (0: none).
     pub checks_first: u64,
+    /// Positions `solve` may evaluate in all its searches together (a deterministic cap;
+    /// `u64::MAX`: none but the time cap).
+    pub max_positions: u64,
 }
 
 impl Solver {
@@ -86,6 +89,7 @@ impl Solver {
             checks_only,
             knowledge: Knowledge::ALL,
             checks_first: 0,
+            max_positions: u64::MAX,
         }
     }
 
@@ -110,6 +114,7 @@ impl Solver {
         let config = MateConfig {
             table_bytes: self.table_memory.len(),
             max_time: Some(Duration::from_secs_f64(cap_s)),
+            max_nodes: self.max_positions,
             ..MateConfig::default()
         };
         let report = solve_mate(&mut game, chess::player(attacker), &config);

@@ -47,9 +47,20 @@ pub struct Trace<M> {
     pub first_expansions: Vec<u64>,
     /// Count expansions per position (memory: about 24 bytes a position).
     pub count_positions: bool,
+    /// A proof tree's positions (by hash), from an earlier run of the same search: with it,
+    /// each expansion is counted on the proof, or off it by the depth where its path left it.
+    pub proof: std::collections::HashSet<u64>,
+    /// Expansions of positions of `proof`.
+    pub on_proof: u64,
+    /// Expansions off `proof`, by the depth of the first position of their path outside it.
+    pub off_proof_by_depth: Vec<u64>,
+    /// The hashes of the positions on the path below the root.
+    pub hashes: Vec<u64>,
+    /// Expansions off `proof` by the moves to the first position outside it.
+    pub off_proof_by_branch: HashMap<Vec<M>, u64>,
 }
 
-impl<M> Default for Trace<M> {
+impl<M: Clone + Eq + std::hash::Hash> Default for Trace<M> {
     fn default() -> Self {
         Trace {
             path: Vec::new(),
@@ -61,6 +72,11 @@ impl<M> Default for Trace<M> {
             expansions: HashMap::new(),
             first_expansions: Vec::new(),
             count_positions: false,
+            proof: std::collections::HashSet::new(),
+            on_proof: 0,
+            off_proof_by_depth: Vec::new(),
+            hashes: Vec::new(),
+            off_proof_by_branch: HashMap::new(),
         }
     }
 }
@@ -125,6 +141,19 @@ where
             t.deepest_path = t.path.clone();
         }
         t.per_depth[depth] += 1;
+        if !t.proof.is_empty() {
+            match t.hashes.iter().position(|h| !t.proof.contains(h)) {
+                None => t.on_proof += 1,
+                Some(i) => {
+                    if t.off_proof_by_depth.len() <= i + 1 {
+                        t.off_proof_by_depth.resize(i + 2, 0);
+                    }
+                    t.off_proof_by_depth[i + 1] += 1;
+                    let branch = t.path[..=i].to_vec();
+                    *t.off_proof_by_branch.entry(branch).or_insert(0) += 1;
+                }
+            }
+        }
         if t.count_positions {
             let count = t.expansions.entry(self.inner.hash()).or_insert(0);
             *count += 1;
@@ -155,11 +184,20 @@ where
         self.inner.generate_moves(moves)
     }
     fn play(&mut self, mv: G::Move) {
-        self.trace.borrow_mut().path.push(mv);
-        self.inner.play(mv)
+        self.inner.play(mv);
+        let mut t = self.trace.borrow_mut();
+        t.path.push(mv);
+        if !t.proof.is_empty() {
+            t.hashes.push(self.inner.hash());
+        }
     }
     fn undo(&mut self, mv: G::Move) {
-        self.trace.borrow_mut().path.pop();
+        let mut t = self.trace.borrow_mut();
+        t.path.pop();
+        if !t.proof.is_empty() {
+            t.hashes.pop();
+        }
+        drop(t);
         self.inner.undo(mv)
     }
     fn peek(&mut self, mv: G::Move) -> (u64, Player) {

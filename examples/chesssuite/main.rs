@@ -11,6 +11,7 @@
 #[path = "../common/baseline.rs"]
 mod baseline;
 mod bench;
+mod dive;
 mod epd;
 mod generate;
 mod oracle;
@@ -18,6 +19,8 @@ mod prove;
 mod replay;
 mod run;
 mod solve;
+#[path = "../common/trace.rs"]
+mod trace;
 
 use clap::{Args, Parser, Subcommand};
 use proofnum_games::chess::Knowledge;
@@ -80,6 +83,19 @@ enum Command {
         /// proofnum's table and Stockfish's hash, MiB.
         #[arg(long, default_value_t = 64)]
         memory_mib: u32,
+    },
+    /// Where one proof goes deep: MID calls per depth and the line of the deepest dive.
+    Dive {
+        /// The suite (EPD lines with `bm #N`).
+        file: String,
+        /// The line's id.
+        id: String,
+        /// MID calls for the proof.
+        #[arg(long = "max-mid", default_value_t = 2_000_000)]
+        max_mid_calls: u64,
+        /// proofnum's table, MiB.
+        #[arg(long, default_value_t = 64.0)]
+        table_mib: f64,
     },
     /// df-pn alone on the mates, with a MID-call budget, so that counts repeat exactly.
     Prove {
@@ -212,6 +228,19 @@ fn main() {
                 },
             };
             finish(bench::bench(&file, &read_suite(&file), &options));
+        }
+        Command::Dive {
+            file,
+            id,
+            max_mid_calls,
+            table_mib,
+        } => {
+            let lines = read_suite(&file);
+            let Some(line) = lines.iter().find(|l| l.id == id) else {
+                eprintln!("{file}: no line {id:?}");
+                std::process::exit(2)
+            };
+            finish(dive::dive(line, max_mid_calls, table_mib).map(|()| true));
         }
         Command::Prove {
             file,

@@ -27,6 +27,8 @@ use clap::Parser;
 
 #[path = "common/baseline.rs"]
 mod baseline;
+#[path = "common/trace.rs"]
+mod trace;
 
 use proofnum::table::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, Status, Value};
@@ -76,6 +78,11 @@ enum Cli {
         #[arg(long)]
         reference: bool,
     },
+    /// On the draws and losses of one of Pons' sets: how much of the value's second search
+    /// (the opponent's) is spent below positions the first search had already proven won for
+    /// the side to move, which the second could take as disproofs if the searches shared
+    /// their results across attackers.
+    Reuse(ReuseArgs),
     /// Pascal Pons' six test sets: the win/draw/loss value of every line (the two searches of
     /// `solve_value`, timed apart), checked against the line's score; per set the mean and
     /// median time, MID calls, the second search's share and the worst lines. Exits 1 on any
@@ -115,6 +122,23 @@ enum Cli {
         #[arg(long)]
         orders: bool,
     },
+}
+
+/// `reuse`'s options.
+#[derive(clap::Args)]
+struct ReuseArgs {
+    /// The directory holding Pons' sets (as for `pons`).
+    #[arg(long)]
+    dir: String,
+    /// The set (e.g. L2_R2).
+    #[arg(long)]
+    set: String,
+    /// Only its first N lines.
+    #[arg(long, default_value_t = 1000)]
+    lines: usize,
+    /// df-pn's table, MiB (cleared before each line).
+    #[arg(long, default_value_t = 64.0)]
+    table_mib: f64,
 }
 
 fn parse_set_lines(text: &str) -> Result<(String, usize), String> {
@@ -596,6 +620,72 @@ fn orders_summary(set: &str, results: &[PonsLine]) {
     );
 }
 
+/// The `reuse` command.
+fn run_reuse(args: &ReuseArgs) {
+    use trace::{Traced, TracedTable};
+    let path = [
+        format!("{}/Test_{}", args.dir, args.set),
+        format!("{}/Test_{}.txt", args.dir, args.set),
+    ]
+    .into_iter()
+    .find(|p| std::path::Path::new(p).exists())
+    .unwrap_or_else(|| {
+        eprintln!("no Test_{} in {}", args.set, args.dir);
+        std::process::exit(2)
+    });
+    let mut lines = read_suite(&path);
+    lines.truncate(args.lines);
+    let mut memory = vec![0u8; (args.table_mib * (1 << 20) as f64) as usize];
+    let mut stack = vec![0u8; Dfpn::<Traced<ConnectFour>>::stack_bytes(42, 7)];
+    let mut dfpn =
+        Dfpn::<Traced<ConnectFour>>::new(&mut stack, 42, 7, DfpnConfig::default()).unwrap();
+    // Per value (draw, loss): lines, first-search MID calls, second-search MID calls, of them
+    // below a position the first search proved won for the side to move.
+    let mut totals = [(0u64, 0u64, 0u64, 0u64); 2];
+    for line in &lines {
+        let mut game = Traced::new(line.position().expect("a suite line"));
+        let me = game.side_to_move();
+        {
+            let mut t = game.trace.borrow_mut();
+            t.track_path = true;
+            t.record_wins_for = Some(me);
+        }
+        let mut table = TracedTable {
+            inner: Table::new(&mut memory).expect("table memory"),
+            trace: game.trace.clone(),
+        };
+        let first = dfpn.solve(&mut game, me, &mut table, &mut Limits::none());
+        if first.status != Status::Disproven {
+            continue;
+        }
+        {
+            let mut t = game.trace.borrow_mut();
+            t.record_wins_for = None;
+            t.decided = std::mem::take(&mut t.recorded);
+            t.decided_expansions = 0;
+        }
+        let second = dfpn.solve(&mut game, me.opponent(), &mut table, &mut Limits::none());
+        let i = match second.status {
+            Status::Disproven => 0,
+            Status::Proven => 1,
+            Status::Unknown(_) => continue,
+        };
+        let t = game.trace.borrow();
+        totals[i].0 += 1;
+        totals[i].1 += first.stats.mid_calls;
+        totals[i].2 += second.stats.mid_calls;
+        totals[i].3 += t.decided_expansions;
+    }
+    for (name, (n, m1, m2, decided)) in ["draws", "losses"].iter().zip(totals) {
+        println!(
+            "{} {name}: {n} lines; first search {m1} MID calls, second {m2}, of them below a position the first had proven won for the side to move: {decided} ({:.1}% of the second, {:.1}% of both)",
+            args.set,
+            100.0 * decided as f64 / m2.max(1) as f64,
+            100.0 * decided as f64 / (m1 + m2).max(1) as f64
+        );
+    }
+}
+
 /// One set's figures: mean and median time, MID calls, the second search's share for draws
 /// and losses, Pons' time where measured, and the worst lines.
 fn pons_set_summary(set: &str, pons_s: Option<f64>, results: &[PonsLine], verbose: bool) {
@@ -716,6 +806,7 @@ fn main() {
                 std::process::exit(1);
             }
         }
+        Cli::Reuse(args) => run_reuse(&args),
         Cli::Pons {
             dir,
             lines,

@@ -60,6 +60,20 @@ pub struct Trace<M> {
     pub hashes: Vec<u64>,
     /// Expansions off `proof` by the moves to the first position outside it.
     pub off_proof_by_branch: HashMap<Vec<M>, u64>,
+    /// Keep `hashes` and `movers` even without a `proof`.
+    pub track_path: bool,
+    /// The side to move at each position of the path below the root.
+    pub movers: Vec<Player>,
+    /// With it: the table wrapper records every position it sees solved as a win for this
+    /// player into `recorded`.
+    pub record_wins_for: Option<Player>,
+    /// The positions recorded so.
+    pub recorded: std::collections::HashSet<u64>,
+    /// Positions already decided (by an earlier search): expansions at or below one of them
+    /// are counted in `decided_expansions`.
+    pub decided: std::collections::HashSet<u64>,
+    /// Expansions at or below a position of `decided`.
+    pub decided_expansions: u64,
 }
 
 impl<M: Clone + Eq + std::hash::Hash> Default for Trace<M> {
@@ -79,6 +93,12 @@ impl<M: Clone + Eq + std::hash::Hash> Default for Trace<M> {
             off_proof_by_depth: Vec::new(),
             hashes: Vec::new(),
             off_proof_by_branch: HashMap::new(),
+            track_path: false,
+            movers: Vec::new(),
+            record_wins_for: None,
+            recorded: std::collections::HashSet::new(),
+            decided: std::collections::HashSet::new(),
+            decided_expansions: 0,
         }
     }
 }
@@ -143,6 +163,9 @@ where
             t.deepest_path = t.path.clone();
         }
         t.per_depth[depth] += 1;
+        if !t.decided.is_empty() && t.hashes.iter().any(|h| t.decided.contains(h)) {
+            t.decided_expansions += 1;
+        }
         if !t.proof.is_empty() {
             match t.hashes.iter().position(|h| !t.proof.contains(h)) {
                 None => t.on_proof += 1,
@@ -189,15 +212,17 @@ where
         self.inner.play(mv);
         let mut t = self.trace.borrow_mut();
         t.path.push(mv);
-        if !t.proof.is_empty() {
+        if !t.proof.is_empty() || t.track_path {
             t.hashes.push(self.inner.hash());
+            t.movers.push(self.inner.side_to_move());
         }
     }
     fn undo(&mut self, mv: G::Move) {
         let mut t = self.trace.borrow_mut();
         t.path.pop();
-        if !t.proof.is_empty() {
+        if !t.proof.is_empty() || t.track_path {
             t.hashes.pop();
+            t.movers.pop();
         }
         drop(t);
         self.inner.undo(mv)
@@ -246,6 +271,14 @@ impl<T: TranspositionTable, M> TranspositionTable for TracedTable<T, M> {
         if t.path.len() == 1 && entry.work_log2 > 0 {
             if let Some(v) = t.visits.last_mut() {
                 v.exit = Some(entry.numbers);
+            }
+        }
+        if let (Some(player), Some(&hash), Some(&mover)) =
+            (t.record_wins_for, t.hashes.last(), t.movers.last())
+        {
+            let n = entry.numbers;
+            if (mover == player && n.phi == 0) || (mover != player && n.delta == 0) {
+                t.recorded.insert(hash);
             }
         }
         drop(t);

@@ -598,6 +598,10 @@ fn run_pons(
 /// The MID calls of the value's two searches in either order, against what the answer needs.
 fn orders_summary(set: &str, results: &[PonsLine]) {
     let (mut mine_first, mut opponent_first, mut needed) = (0u64, 0u64, 0u64);
+    // Both searches alternated with equal budgets until one proves (or both disprove): a win
+    // costs the side to move's proof plus as much of the opponent's search, at most all of
+    // it; a loss the other way round; a draw both disproofs.
+    let mut alternated = 0u64;
     for r in results {
         let (Ok(value), Some(opp)) = (r.value, r.opponent_alone) else {
             continue;
@@ -613,9 +617,15 @@ fn orders_summary(set: &str, results: &[PonsLine]) {
         };
         opponent_first += b;
         needed += need;
+        alternated += match value {
+            Value::Win => mine + mine.min(opp),
+            Value::Loss => opp + opp.min(mine),
+            Value::Draw => opp + mine,
+        };
     }
     println!(
-        "  orders ({set}): side to move first (solve_value) {mine_first} MID calls, opponent first {opponent_first}, the searches the answers need {needed} ({:.0}% of solve_value's)",
+        "  orders ({set}): side to move first (solve_value) {mine_first} MID calls, opponent first {opponent_first}, alternated {alternated} ({:.0}%), the searches the answers need {needed} ({:.0}% of solve_value's)",
+        100.0 * alternated as f64 / mine_first.max(1) as f64,
         100.0 * needed as f64 / mine_first.max(1) as f64
     );
 }

@@ -1,5 +1,5 @@
 //! Ultimate Tic-Tac-Toe's worst cases: "does the side to move win?" by df-pn on every
-//! position of a suite (`games/suites/uttt-selfplay.txt`: 59 positions of 24 to 40 plies from
+//! position of a suite (`games/suites/uttt-selfplay.txt`: 47 positions of 28 to 40 plies from
 //! seven public game records), with the answer, the first move, MID calls and the median time
 //! per position, the specialist's figures where the baseline has them, and the worst
 //! positions; a committed baseline to compare a build with; and a trace of where one
@@ -12,8 +12,10 @@
 //! cargo run --release --example uttt_suite -- run --runs 3 --write-baseline benches/baselines/uttt.tsv
 //! # some positions only (a prefix of their id)
 //! cargo run --release --example uttt_suite -- run --only selfplay-1s:3 --only random2
-//! # where one position's MID calls go: per root move, per depth, the visits to root moves
-//! cargo run --release --example uttt_suite -- trace selfplay-1s:29
+//! # where one position's MID calls go: per root move, per depth, the visits to root moves;
+//! # with --positions also the expansions per distinct position, the proof tree left in the
+//! # table, and (the same search run again) the work off the proof by where it left it
+//! cargo run --release --example uttt_suite -- trace selfplay-tt-5s:28 --positions --table-mib 1024
 //! ```
 //!
 //! One thread, a 64 MiB table cleared before each position, all of the game's knowledge, as

@@ -121,7 +121,12 @@ pub fn compare(baseline: &[Record], current: &[Record]) -> usize {
         }
         old_total += o.mid_calls;
         new_total += r.mid_calls;
-        rows.push((r.mid_calls as f64 / o.mid_calls.max(1) as f64, o, r));
+        let ratio = if r.mid_calls == o.mid_calls {
+            1.0
+        } else {
+            r.mid_calls as f64 / o.mid_calls.max(1) as f64
+        };
+        rows.push((ratio, o, r));
     }
     rows.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
     let worse: Vec<_> = rows.iter().filter(|(q, ..)| *q > 1.0).collect();

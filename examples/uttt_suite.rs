@@ -398,11 +398,23 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
             .join(" ")
     );
 
-    if positions && r.status == Status::Proven {
+    if positions && !matches!(r.status, Status::Unknown(_)) {
+        let winner = if r.status == Status::Proven {
+            me
+        } else {
+            me.opponent()
+        };
         let mut seen = std::collections::HashSet::new();
         let mut missing = 0;
         let mut g = game.clone();
-        proof_tree(&mut g, &mut table.inner, me, &mut seen, &mut missing);
+        proof_tree(
+            &mut g,
+            &mut table.inner,
+            me,
+            winner,
+            &mut seen,
+            &mut missing,
+        );
         println!(
             "proof tree in the table: {} positions ({missing} of them not found solved: lost from the table); MID calls per proof position {:.1}",
             seen.len(),
@@ -521,14 +533,15 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
     }
 }
 
-/// The proof tree the table holds after a proof: from the root, the stored best move where
-/// the attacker is to move and every move where the defender is; positions the game's own
-/// outcome settles are leaves. Returns (distinct positions, of them not found solved in the
-/// table).
+/// The proof (or disproof) tree the table holds after a search: from the root, the stored
+/// best move where the `winner` (the attacker after a proof, the defender after a disproof)
+/// is to move and every move where the other side is; positions the game's own outcome
+/// settles are leaves. Fills `seen` with its positions and counts those not found solved.
 fn proof_tree<T: proofnum::TranspositionTable>(
     game: &mut Uttt,
     table: &mut T,
     attacker: proofnum::Player,
+    winner: proofnum::Player,
     seen: &mut std::collections::HashSet<u64>,
     missing: &mut u64,
 ) {
@@ -553,7 +566,7 @@ fn proof_tree<T: proofnum::TranspositionTable>(
     game.generate_moves(&mut list);
     let n = list.len();
     let moves: Vec<Move> = buffer[..n].to_vec();
-    let chosen: Vec<Move> = if mover == attacker {
+    let chosen: Vec<Move> = if mover == winner {
         match entry.best.map(usize::from).filter(|&b| b < n) {
             Some(b) => vec![moves[b]],
             None => {
@@ -566,7 +579,7 @@ fn proof_tree<T: proofnum::TranspositionTable>(
     };
     for m in chosen {
         game.play(m);
-        proof_tree(game, table, attacker, seen, missing);
+        proof_tree(game, table, attacker, winner, seen, missing);
         game.undo(m);
     }
 }

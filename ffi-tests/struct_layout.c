@@ -55,6 +55,9 @@ int main(void) {
     FIELD(pn_game, repetition_rule);
     FIELD(pn_game, copy_size);
     FIELD(pn_game, encode);
+    FIELD(pn_game, class_hash);
+    FIELD(pn_game, material);
+    FIELD(pn_game, material_at_least);
     SIZE(pn_stats);
     FIELD(pn_stats, nodes);
     FIELD(pn_stats, mid_calls);

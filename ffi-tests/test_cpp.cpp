@@ -147,6 +147,64 @@ private:
 static_assert(proofnum::detail::has_encode<EncodedTicTacToe>::value, "encode() is found");
 static_assert(!proofnum::detail::has_encode<ConnectFour>::value, "and not invented");
 
+// The subtraction game "take one or two; whoever takes the last stone wins", where the first
+// player also holds tokens and may take three stones by spending one. A position's class is
+// its pile and side to move, its material the tokens: more only add moves for the first
+// player, so they are at least as good for it, and fewer for the second (true dominance,
+// declared by the three methods the wrapper finds by their signatures). The oracle is a table
+// filled from the rules (tokens_wins below).
+class Tokens {
+public:
+    Tokens(uint32_t pile, uint32_t tokens) : asked_(0), pile_(pile), tokens_(tokens), to_move_(0) {}
+
+    pn_side side_to_move() const { return to_move_ ? PN_SIDE_SECOND : PN_SIDE_FIRST; }
+    uint64_t hash() const { return class_of() << 8 | tokens_; }
+    pn_outcome outcome() const { return pile_ == 0 ? PN_OUTCOME_LOSS : PN_OUTCOME_UNKNOWN; }
+    std::size_t generate_moves(uint32_t *moves, std::size_t cap) const {
+        std::size_t n = 0;
+        for (uint32_t take = 1; take <= 3; take++) {
+            bool legal = pile_ >= take && (take < 3 || (to_move_ == 0 && tokens_ > 0));
+            if (!legal) continue;
+            if (n < cap) moves[n] = take;
+            n++;
+        }
+        return n;
+    }
+    void play(uint32_t take) {
+        pile_ -= take;
+        tokens_ -= take == 3 ? 1 : 0;
+        to_move_ ^= 1;
+    }
+    void undo(uint32_t take) {
+        to_move_ ^= 1;
+        tokens_ += take == 3 ? 1 : 0;
+        pile_ += take;
+    }
+
+    uint64_t class_hash() const {
+        ++asked_;
+        return class_of();
+    }
+    uint32_t material() const { return tokens_; }
+    bool material_at_least(pn_side side, uint32_t a, uint32_t b) const {
+        if (asked_ < 0) throw std::runtime_error("a broken order");
+        return side == PN_SIDE_FIRST ? a >= b : a <= b;
+    }
+
+    uint32_t pile() const { return pile_; }
+    uint32_t tokens() const { return tokens_; }
+    // How often the solver asked for the class; a negative count makes the order throw.
+    mutable int asked_;
+
+private:
+    uint64_t class_of() const { return uint64_t(pile_) << 1 | to_move_; }
+
+    uint32_t pile_, tokens_, to_move_;
+};
+
+static_assert(proofnum::detail::has_dominance<Tokens>::value, "dominance is found");
+static_assert(!proofnum::detail::has_dominance<ConnectFour>::value, "and not invented");
+
 }  // namespace
 
 // Stones only accumulate in Connect Four: declare it acyclic (tic-tac-toe keeps the default
@@ -157,6 +215,10 @@ struct proofnum::GameTraits<ConnectFour> {
 };
 template <>
 struct proofnum::GameTraits<CountedConnectFour> {
+    static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+};
+template <>
+struct proofnum::GameTraits<Tokens> {
     static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
 };
 
@@ -492,6 +554,54 @@ void test_certificates() {
     CHECK(taken <= 10);
 }
 
+const uint32_t TOKENS_MAX_PILE = 24, TOKENS_MAX = 3;
+
+// Whether the side to move wins, by pile, tokens and side to move, from the rules.
+bool tokens_wins(uint32_t pile, uint32_t tokens, uint32_t mover) {
+    static std::vector<int> memo;
+    if (memo.empty()) memo.assign((TOKENS_MAX_PILE + 1) * (TOKENS_MAX + 1) * 2, -1);
+    int &m = memo[(pile * (TOKENS_MAX + 1) + tokens) * 2 + mover];
+    if (m < 0) {
+        bool win = false;
+        for (uint32_t take = 1; take <= 2 && take <= pile; take++) {
+            win = win || !tokens_wins(pile - take, tokens, 1 - mover);
+        }
+        if (mover == 0 && tokens > 0 && pile >= 3) {
+            win = win || !tokens_wins(pile - 3, tokens - 1, 1);
+        }
+        m = win ? 1 : 0;
+    }
+    return m == 1;
+}
+
+void test_dominance() {
+    proofnum::Solver solver(config(1 << 16, 64, 3));
+    for (uint32_t pile = 0; pile <= TOKENS_MAX_PILE; pile++) {
+        for (uint32_t tokens = 0; tokens <= TOKENS_MAX; tokens++) {
+            Tokens game(pile, tokens);
+            solver.clear_table();
+            proofnum::Result r = solver.solve_value(game);
+            CHECK_STATUS(r.status, PN_STATUS_OK);
+            CHECK(r.result.outcome ==
+                  (tokens_wins(pile, tokens, 0) ? PN_OUTCOME_WIN : PN_OUTCOME_LOSS));
+            CHECK(game.pile() == pile && game.tokens() == tokens);
+            CHECK((game.asked_ > 0) == (pile > 0)); // the methods were found and used
+            if (parallel_available()) {
+                solver.clear_table();
+                proofnum::Result p = solver.solve_value_parallel(game);
+                CHECK_STATUS(p.status, PN_STATUS_OK);
+                CHECK(p.result.outcome == r.result.outcome);
+            }
+        }
+    }
+    // An order that throws: the call fails, no answer, nothing unwinds through the library.
+    Tokens broken(TOKENS_MAX_PILE, TOKENS_MAX);
+    broken.asked_ = -1000000;
+    proofnum::Result r = solver.solve_value(broken);
+    CHECK_STATUS(r.status, PN_STATUS_CALLBACK_FAILED);
+    CHECK(r.result.outcome == PN_OUTCOME_UNKNOWN);
+}
+
 }  // namespace
 
 int main() {
@@ -507,6 +617,7 @@ int main() {
     test_principal_variation_and_verify();
     test_parallel_calls_exist();
     test_certificates();
+    test_dominance();
     if (parallel_available()) {
         test_parallel_connect_four(4, 4, 2);
         test_parallel_connect_four(5, 4, 4);

@@ -748,6 +748,31 @@ typedef void (*pn_free_fn)(void *ctx);
 typedef int (*pn_encode_fn)(void *ctx, uint8_t *out, size_t cap, size_t *out_length);
 
 /**
+ * Optional, with `class_hash` and `material_at_least` (dominance): writes the position's
+ * material, packed into 32 bits as the game likes (the attacker's pieces in hand, a few bits
+ * a piece type; the stones one side may still drop), to `*out_material`. Positions of one
+ * class (equal `class_hash`) differ in their material only.
+ */
+typedef int (*pn_material_fn)(void *ctx, uint32_t *out_material);
+
+/**
+ * Optional, with `class_hash` and `material` (dominance): writes 1 to `*out_at_least` when,
+ * in the current position's class, material `a` is at least as good for the player `side`
+ * (0 or 1, a `pn_side`) as material `b`, and 0 otherwise; any other value is
+ * `PN_STATUS_CALLBACK_INVALID`. It must be a partial order for each side (reflexive: `a` is
+ * at least `a`; transitive), and it must be *true*: a position is then at least as good for
+ * `side` as every position of its class whose material is no better for `side` (for shogi's
+ * attacker: at least as many pieces of every type in hand). The usual case is material that
+ * only adds options for its owner, where `side` is the owner: more is at least as good, and
+ * for the other side, less is.
+ */
+typedef int (*pn_material_at_least_fn)(void *ctx,
+                                       uint32_t side,
+                                       uint32_t a,
+                                       uint32_t b,
+                                       uint32_t *out_at_least);
+
+/**
  * A game, as a context pointer and callbacks. The position is one mutable state that `play`
  * and `undo` change; the serial calls restore it before they return (unless a callback
  * fails: then they take back the moves they played, except one whose `play` failed, as far
@@ -760,6 +785,11 @@ typedef int (*pn_encode_fn)(void *ctx, uint8_t *out, size_t cap, size_t *out_len
  * threads. Callbacks may then run at the same time on different contexts, from any thread,
  * but each context (the game's own, and each copy) is used by one thread at a time; the
  * game's own `ctx` is only read, by `clone` (or the byte copy) and `side_to_move`.
+ *
+ * Zero the whole struct before filling it in (`pn_game game = {0};` or `memset`), then set
+ * `struct_size = sizeof(pn_game)`: every field that `struct_size` covers is read, and a field
+ * this header added that a program leaves uninitialised (an optional callback such as
+ * `encode`) would be called as garbage.
  */
 typedef struct pn_game {
     /**
@@ -833,6 +863,34 @@ typedef struct pn_game {
      * get NULL.
      */
     pn_encode_fn encode;
+    /**
+     * Optional, with `material` and `material_at_least`: these three declare *dominance*
+     * (NULL, the default: none). This one writes the hash of the position without its
+     * material (side to move included, and everything else `hash` covers) to `*out_hash`:
+     * positions that differ only in material share it, others should not. With all three,
+     * a position is solved from a solved one of its class: a win for the side to move found
+     * with material no better for it (`material_at_least`), or a failure found with material
+     * no worse. This must be *true* of the game (as when material only adds options for its
+     * owner: stones or pieces in hand one may drop), or answers can be wrong (the walk that
+     * confirms answers, on by default, then reports `PN_STATUS_UNCONFIRMED` instead; with
+     * `confirm` off a wrong answer is reported). Give all three or none (one or two are
+     * `PN_STATUS_MISSING_CALLBACK`), and only under `PN_REPETITION_ACYCLIC` or
+     * `PN_REPETITION_DRAW` (under `PN_REPETITION_BY_POSITION` they are
+     * `PN_STATUS_INVALID_ARGUMENT`). `class_hash` and `material` are asked together, once
+     * each time the solver looks up or stores a position's class entries. Callers built
+     * against a header without these fields pass the smaller `struct_size` and get NULL.
+     */
+    pn_hash_fn class_hash;
+    /**
+     * Optional, with `class_hash` and `material_at_least`: the position's material (see
+     * `pn_material_fn`).
+     */
+    pn_material_fn material;
+    /**
+     * Optional, with `class_hash` and `material`: the order of materials in a class (see
+     * `pn_material_at_least_fn`), a partial order that must be true of the game.
+     */
+    pn_material_at_least_fn material_at_least;
 } pn_game;
 
 /**

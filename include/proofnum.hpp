@@ -110,6 +110,99 @@ struct Encoder<G, true> {
     }
 };
 
+/// Whether G has `uint64_t class_hash() const`.
+template <class G>
+class has_class_hash {
+    template <class T>
+    static auto test(int) -> decltype(static_cast<uint64_t>(std::declval<const T &>().class_hash()),
+                                      std::true_type());
+    template <class>
+    static std::false_type test(...);
+
+public:
+    static const bool value = decltype(test<G>(0))::value;
+};
+
+/// Whether G has `uint32_t material() const`.
+template <class G>
+class has_material {
+    template <class T>
+    static auto test(int) -> decltype(static_cast<uint32_t>(std::declval<const T &>().material()),
+                                      std::true_type());
+    template <class>
+    static std::false_type test(...);
+
+public:
+    static const bool value = decltype(test<G>(0))::value;
+};
+
+/// Whether G has `bool material_at_least(pn_side side, uint32_t a, uint32_t b) const`.
+template <class G>
+class has_material_at_least {
+    template <class T>
+    static auto test(int) -> decltype(static_cast<bool>(std::declval<const T &>().material_at_least(
+                                          PN_SIDE_FIRST, uint32_t(), uint32_t())),
+                                      std::true_type());
+    template <class>
+    static std::false_type test(...);
+
+public:
+    static const bool value = decltype(test<G>(0))::value;
+};
+
+/// Whether G declares dominance: all three methods (one or two of them do not compile).
+template <class G>
+struct has_dominance {
+    static const bool value = has_class_hash<G>::value && has_material<G>::value &&
+                              has_material_at_least<G>::value;
+    static_assert(value || (!has_class_hash<G>::value && !has_material<G>::value &&
+                            !has_material_at_least<G>::value),
+                  "a game declaring dominance needs all three of class_hash(), material() and "
+                  "material_at_least(pn_side, uint32_t, uint32_t), with these signatures");
+};
+
+/// The dominance callbacks of a class that has the methods; NULL for one that has not.
+template <class G, bool = has_dominance<G>::value>
+struct Dominance {
+    static void set(pn_game &) noexcept {}
+};
+
+template <class G>
+struct Dominance<G, true> {
+    static void set(pn_game &t) noexcept {
+        t.class_hash = &class_hash;
+        t.material = &material;
+        t.material_at_least = &material_at_least;
+    }
+    static int class_hash(void *ctx, uint64_t *out) noexcept {
+        try {
+            *out = static_cast<const G *>(ctx)->class_hash();
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int material(void *ctx, uint32_t *out) noexcept {
+        try {
+            *out = static_cast<const G *>(ctx)->material();
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+    static int material_at_least(void *ctx, uint32_t side, uint32_t a, uint32_t b,
+                                 uint32_t *out) noexcept {
+        try {
+            *out = static_cast<const G *>(ctx)->material_at_least(static_cast<pn_side>(side), a, b)
+                       ? 1
+                       : 0;
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+};
+
 }  // namespace detail
 
 /// Turns a class into a pn_game (and, for the parallel calls, one that copies it). The class
@@ -126,6 +219,14 @@ struct Encoder<G, true> {
 ///   std::size_t encode(uint8_t *out, std::size_t cap) const;
 ///                                           // writes at most cap (PN_ENCODING_CAPACITY) bytes,
 ///                                           // returns how many
+/// optionally dominance (see pn_game.class_hash: positions of one class, equal but for their
+/// material, ordered by it; it must be true of the game, and only for PN_REPETITION_ACYCLIC
+/// and PN_REPETITION_DRAW), all three methods or none, found by their signatures:
+///   uint64_t    class_hash() const;         // the hash without the material
+///   uint32_t    material() const;           // the material, packed into 32 bits
+///   bool        material_at_least(pn_side side, uint32_t a, uint32_t b) const;
+///                                           // in this class, a is at least as good for side
+///                                           // as b (a partial order)
 /// and, for parallel_table, a copy constructor making an independent copy (the parallel calls
 /// run the methods of different copies on different threads at the same time). A method that
 /// throws ends the call with PN_STATUS_CALLBACK_FAILED; a play that throws must leave the game
@@ -145,6 +246,7 @@ public:
         t.undo = &undo;
         t.repetition_rule = GameTraits<G>::repetition_rule;
         t.encode = detail::Encoder<G>::get();
+        detail::Dominance<G>::set(t);
         return t;
     }
 

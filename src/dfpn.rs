@@ -770,7 +770,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 self.store_key(frame.hash, frame.path_key, unconditional),
                 &entry,
             );
-            if unconditional && G::DOMINANCE {
+            if unconditional && game.dominance() {
                 self.remember_dominant(table, game, &entry);
             }
         }
@@ -934,7 +934,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else {
             match self.lookup(table, hash, path_key, true) {
                 Some((e, conditional))
-                    if e.numbers.is_solved() || peek.is_some() || !G::DOMINANCE =>
+                    if e.numbers.is_solved() || peek.is_some() || !game.dominance() =>
                 {
                     // A conditional result's repetition lies somewhere above: assume the
                     // shallowest.

@@ -148,34 +148,43 @@ pub(crate) trait Keying<G: Game> {
     }
 
     /// A solved result for the position `game` is in from a dominance entry of its class
-    /// ([`Game::DOMINANCE`]): a win for the side to move found with material no better for
+    /// ([`Game::dominance`]): a win for the side to move found with material no better for
     /// it, or a failure found with material no worse. Under the acyclic and draw rules only
     /// (dominance entries hold on every path, as position-keyed solved results do).
     #[inline]
     fn dominated<T: TranspositionTable>(&self, table: &mut T, game: &G) -> Option<Entry> {
-        if !G::DOMINANCE || G::REPETITION_RULE == RepetitionRule::ByPosition {
+        if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
             return None;
         }
-        let (mover, material) = (game.side_to_move(), game.material());
-        let class_key = mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE);
+        let (mover, material, class_hash) =
+            (game.side_to_move(), game.material(), game.class_hash());
+        if game.has_failed() {
+            return None; // a placeholder class or material: the search stops on the failure
+        }
+        let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
         table.probe_dominant(class_key, &mut |stored, mover_wins| {
             if mover_wins {
-                G::material_at_least(mover, material, stored)
+                game.material_at_least(mover, material, stored)
             } else {
-                G::material_at_least(mover, stored, material)
+                game.material_at_least(mover, stored, material)
             }
         })
     }
 
     /// Stores `entry`, a solved result of the position `game` is in that holds on every path,
-    /// as a dominance entry of its class ([`Game::DOMINANCE`]).
+    /// as a dominance entry of its class ([`Game::dominance`]).
     #[inline]
     fn remember_dominant<T: TranspositionTable>(&self, table: &mut T, game: &G, entry: &Entry) {
-        if !G::DOMINANCE || G::REPETITION_RULE == RepetitionRule::ByPosition {
+        if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
             return;
         }
-        let class_key = mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE);
-        table.store_dominant(class_key, game.material(), entry.numbers.is_win(), entry);
+        let (class_hash, material) = (game.class_hash(), game.material());
+        if game.has_failed() {
+            // A callback failed: its placeholders must not become an entry the table keeps.
+            return;
+        }
+        let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
+        table.store_dominant(class_key, material, entry.numbers.is_win(), entry);
     }
 
     /// Numbers of a position repeating one on the path, by the game's rule.

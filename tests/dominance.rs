@@ -1,4 +1,4 @@
-//! Dominance (`Game::DOMINANCE`): a position solved with some material is solved for every
+//! Dominance (`Game::dominance`): a position solved with some material is solved for every
 //! position of its class with material at least as good for the winner (or, for a loss, no
 //! better for the loser), and the table finds such entries, not only exact ones.
 //!
@@ -125,7 +125,6 @@ type Mv = (u32, u32, bool);
 impl<const DOM: bool> Game for Stones<'_, DOM> {
     type Move = Mv;
     const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
-    const DOMINANCE: bool = DOM;
 
     fn side_to_move(&self) -> Player {
         self.graph.nodes[self.at as usize].mover
@@ -139,7 +138,10 @@ impl<const DOM: bool> Game for Stones<'_, DOM> {
     fn material(&self) -> u32 {
         self.stones
     }
-    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+    fn dominance(&self) -> bool {
+        DOM
+    }
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         match player {
             Player::First => a >= b,
             Player::Second => a <= b,
@@ -188,8 +190,18 @@ impl<const DOM: bool> Game for Stones<'_, DOM> {
 const MAX_DEPTH: usize = 16;
 const MAX_MOVES: usize = 8;
 
-/// df-pn's answers for both attackers, and its MID calls, from (root, stones).
+/// df-pn's answers for both attackers, and its MID calls, from (root, stones); and with
+/// confirmation, the answers and the MID calls and confirmation positions together.
 fn dfpn_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> ([Status; 2], u64) {
+    dfpn_run::<DOM>(graph, stones, buckets, false)
+}
+
+fn dfpn_run<const DOM: bool>(
+    graph: &Graph,
+    stones: u32,
+    buckets: usize,
+    confirm: bool,
+) -> ([Status; 2], u64) {
     let mut memory = vec![0u8; Table::required_bytes(buckets)];
     let mut table = Table::new(&mut memory).unwrap();
     let mut stack = vec![0u8; Dfpn::<Stones<DOM>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
@@ -203,13 +215,14 @@ fn dfpn_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> 
     let mut mid_calls = 0;
     let mut answers = [Status::Proven; 2];
     for (i, attacker) in [Player::First, Player::Second].into_iter().enumerate() {
-        let r = dfpn.solve(
-            &mut game,
-            attacker,
-            &mut table,
-            &mut Limits::nodes(10_000_000),
-        );
-        mid_calls += r.stats.mid_calls;
+        let limits = &mut Limits::nodes(10_000_000);
+        let r = if confirm {
+            let mut memo = vec![0u64; 1 << 10];
+            dfpn.solve_confirmed(&mut game, attacker, &mut table, &mut memo, limits)
+        } else {
+            dfpn.solve(&mut game, attacker, &mut table, limits)
+        };
+        mid_calls += r.stats.mid_calls + r.stats.confirm_nodes;
         answers[i] = r.status;
         assert_eq!((game.at, game.stones), (0, stones), "restored");
     }
@@ -244,6 +257,7 @@ fn dominance_answers_like_the_oracle_and_saves_work() {
     let seed = common::seed();
     let mut rng = Rng::new(seed);
     let (mut with, mut without) = (0u64, 0u64);
+    let (mut confirmed_with, mut confirmed_without) = (0u64, 0u64);
     for i in 0..3000 {
         let graph = Graph::random(&mut rng);
         let stones = rng.below(5) as u32;
@@ -268,8 +282,17 @@ fn dominance_answers_like_the_oracle_and_saves_work() {
         );
         with += w;
         without += wo;
+        let (a, w) = dfpn_run::<true>(&graph, stones, buckets, true);
+        assert_eq!(a, want, "{context}: confirmed df-pn with dominance");
+        let (b, wo) = dfpn_run::<false>(&graph, stones, buckets, true);
+        assert_eq!(b, want, "{context}: confirmed df-pn without");
+        confirmed_with += w;
+        confirmed_without += wo;
     }
-    println!("MID calls: {with} with dominance, {without} without");
+    println!(
+        "MID calls: {with} with dominance, {without} without; confirmed, with the walks' \
+         positions: {confirmed_with} with, {confirmed_without} without"
+    );
     assert!(
         with < without,
         "dominance saved no work: {with} against {without}"

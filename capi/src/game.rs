@@ -22,6 +22,9 @@ use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 use crate::boundary::SizedStruct;
 use crate::status::pn_status;
 
+mod dominance;
+pub use dominance::{pn_material_at_least_fn, pn_material_fn};
+
 /// A player: the first player to move in the game, or the other one.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,6 +185,11 @@ pub type pn_encode_fn = Option<
 /// threads. Callbacks may then run at the same time on different contexts, from any thread,
 /// but each context (the game's own, and each copy) is used by one thread at a time; the
 /// game's own `ctx` is only read, by `clone` (or the byte copy) and `side_to_move`.
+///
+/// Zero the whole struct before filling it in (`pn_game game = {0};` or `memset`), then set
+/// `struct_size = sizeof(pn_game)`: every field that `struct_size` covers is read, and a field
+/// this header added that a program leaves uninitialised (an optional callback such as
+/// `encode`) would be called as garbage.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct pn_game {
@@ -226,17 +234,48 @@ pub struct pn_game {
     /// Callers built against a header without this field pass the smaller `struct_size` and
     /// get NULL.
     pub encode: pn_encode_fn,
+    /// Optional, with `material` and `material_at_least`: these three declare *dominance*
+    /// (NULL, the default: none). This one writes the hash of the position without its
+    /// material (side to move included, and everything else `hash` covers) to `*out_hash`:
+    /// positions that differ only in material share it, others should not. With all three,
+    /// a position is solved from a solved one of its class: a win for the side to move found
+    /// with material no better for it (`material_at_least`), or a failure found with material
+    /// no worse. This must be *true* of the game (as when material only adds options for its
+    /// owner: stones or pieces in hand one may drop), or answers can be wrong (the walk that
+    /// confirms answers, on by default, then reports `PN_STATUS_UNCONFIRMED` instead; with
+    /// `confirm` off a wrong answer is reported). Give all three or none (one or two are
+    /// `PN_STATUS_MISSING_CALLBACK`), and only under `PN_REPETITION_ACYCLIC` or
+    /// `PN_REPETITION_DRAW` (under `PN_REPETITION_BY_POSITION` they are
+    /// `PN_STATUS_INVALID_ARGUMENT`). `class_hash` and `material` are asked together, once
+    /// each time the solver looks up or stores a position's class entries. Callers built
+    /// against a header without these fields pass the smaller `struct_size` and get NULL.
+    pub class_hash: pn_hash_fn,
+    /// Optional, with `class_hash` and `material_at_least`: the position's material (see
+    /// `pn_material_fn`).
+    pub material: pn_material_fn,
+    /// Optional, with `class_hash` and `material`: the order of materials in a class (see
+    /// `pn_material_at_least_fn`), a partial order that must be true of the game.
+    pub material_at_least: pn_material_at_least_fn,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer, optional function
 // pointers and integers, all valid for every bit pattern. The older versions end where
-// `copy_size` and `encode` begin (asserted below to be those versions' `sizeof`).
+// `copy_size`, `encode` and `class_hash` begin (asserted below to be those versions'
+// `sizeof`).
 unsafe impl SizedStruct for pn_game {
     const OLDER_SIZES: &'static [usize] = &[
         core::mem::offset_of!(pn_game, copy_size),
         core::mem::offset_of!(pn_game, encode),
+        core::mem::offset_of!(pn_game, class_hash),
     ];
 }
+
+// Version 3 ended with `encode`, a pointer, so with no tail padding: `class_hash` (a pointer)
+// starts exactly there.
+const _: () = assert!(
+    core::mem::offset_of!(pn_game, encode) + size_of::<usize>()
+        == core::mem::offset_of!(pn_game, class_hash)
+);
 
 // Version 2 ended with `copy_size`, a `size_t`, so with no tail padding: `encode` (a pointer)
 // starts exactly there.
@@ -291,6 +330,8 @@ pub struct CGame<const RULE: u8> {
     estimate: Option<EstimateFn>,
     repetition_value: Option<SideFn>,
     encode: Option<EncodeFn>,
+    /// The dominance callbacks, when the game gives them (see [`dominance`]).
+    dominance: Option<dominance::Dominance>,
     /// The move buffer handed to `generate_moves` (carved from the solver's memory).
     moves: *mut u32,
     moves_cap: usize,
@@ -329,6 +370,7 @@ impl<const RULE: u8> CGame<RULE> {
         else {
             return Err(pn_status::MissingCallback);
         };
+        let dominance = dominance::Dominance::new(game, RULE)?;
         Ok(CGame {
             ctx: game.ctx,
             side_to_move,
@@ -340,6 +382,7 @@ impl<const RULE: u8> CGame<RULE> {
             estimate: game.estimate,
             repetition_value: game.repetition_value,
             encode: game.encode,
+            dominance,
             moves: moves.as_mut_ptr(),
             moves_cap: moves.len(),
             failure: Cell::new(None),
@@ -367,6 +410,14 @@ impl<const RULE: u8> CGame<RULE> {
     /// the position the solver thinks, so no callback is called.
     fn detached(&self) -> bool {
         self.inside_failed_play.is_some()
+    }
+
+    /// The position is about to change: forgets what the dominance callbacks said of it.
+    #[inline]
+    fn forget_position(&self) {
+        if let Some(dominance) = &self.dominance {
+            dominance.forget();
+        }
     }
 
     /// Records a non-zero return code; true when the call succeeded.
@@ -482,6 +533,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
     }
 
     fn play(&mut self, mv: u32) {
+        self.forget_position();
         if let Some(beyond) = &mut self.inside_failed_play {
             *beyond += 1;
             return;
@@ -494,6 +546,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
     }
 
     fn undo(&mut self, mv: u32) {
+        self.forget_position();
         match self.inside_failed_play {
             // Takes back the move whose `play` failed: the game never played it.
             Some(0) => self.inside_failed_play = None,
@@ -564,6 +617,22 @@ impl<const RULE: u8> Game for CGame<RULE> {
             return None;
         }
         Some(length)
+    }
+
+    fn dominance(&self) -> bool {
+        self.dominance_applies()
+    }
+
+    fn class_hash(&self) -> u64 {
+        self.class_and_material().0
+    }
+
+    fn material(&self) -> u32 {
+        self.class_and_material().1
+    }
+
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
+        self.at_least(player, a, b)
     }
 
     fn has_failed(&self) -> bool {

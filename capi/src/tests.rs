@@ -24,6 +24,7 @@ use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 
 #[cfg(feature = "std")]
 mod certificates;
+mod dominance;
 #[cfg(feature = "std")]
 mod loaded;
 
@@ -301,6 +302,9 @@ impl Pile {
             repetition_rule: crate::game::pn_repetition::Acyclic as u32,
             copy_size: 0,
             encode: Some(encode),
+            class_hash: None,
+            material: None,
+            material_at_least: None,
         }
     }
 

@@ -6,18 +6,15 @@
 //! UCI, and the figures. `--checks-only` restricts the attacker to checking moves (a disproof
 //! then only says there is no mate by checks), `--fifty-move` applies the fifty-move rule.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use proofnum::certificate::{IoSink, Sink};
 use proofnum::{Game, Player, Status};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate_with};
 use proofnum_games::chess::{Chess, notation};
 use proofnum_games::input::quote;
 
-use crate::report::count;
+use crate::report::{CertificateFile, confirmation, count};
 use crate::solve::{Engine, Options, check_allocatable, mib_to_bytes};
 use crate::{out, outln};
 
@@ -99,18 +96,14 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
     );
 
     let mut file = match &options.certificate {
-        Some(path) => {
-            Some(IoSink(BufWriter::new(File::create(path).map_err(|e| {
-                format!("--certificate {}: {e}", path.display())
-            })?)))
-        }
+        Some(path) => Some(CertificateFile::create(path)?),
         None => None,
     };
     let report = solve_mate_with(
         &mut chess,
         attacker,
         &config,
-        file.as_mut().map(|f| f as &mut dyn Sink),
+        file.as_mut().map(CertificateFile::sink),
     );
     let who = color_name(attacker);
     let code = match report.status {
@@ -173,36 +166,11 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
         count(report.stats.nodes),
         count((report.stats.nodes as f64 / seconds.max(1e-9)) as u64),
     );
-    if report.stats.confirm_nodes > 0 || report.stats.refutations > 0 {
-        outln!(
-            "confirmed: {} positions walked{}",
-            count(report.stats.confirm_nodes),
-            match report.stats.refutations {
-                0 => String::new(),
-                n => format!(", {n} answers refuted and searched again over new keys"),
-            }
-        );
-    }
-    if let (Some(path), Some(sink)) = (&options.certificate, file) {
-        let written = sink
-            .0
-            .into_inner()
-            .map_err(|e| e.into_error())
-            .and_then(|f| f.sync_all());
-        match (report.certificate_records, written) {
-            (Some(records), Ok(())) => outln!(
-                "certificate: {} ({} records, {} bytes)",
-                path.display(),
-                count(records),
-                count(std::fs::metadata(path).map_or(0, |m| m.len()))
-            ),
-            (_, Err(e)) => return Err(format!("--certificate {}: {e}", path.display())),
-            (None, Ok(())) => {
-                let _ = std::fs::remove_file(path);
-                eprintln!("error: no certificate: the search did not answer, or its walk stopped");
-                return Ok(ExitCode::from(EXIT_LIMIT));
-            }
-        }
+    confirmation(&report.stats);
+    if let Some(file) = file
+        && !file.finish(report.certificate_records)?
+    {
+        return Ok(ExitCode::from(EXIT_LIMIT));
     }
     outln!(
         "memory: table {} bytes + confirmation memo {} bytes",

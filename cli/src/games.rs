@@ -48,6 +48,12 @@ pub const GAMES: &[GameInfo] = &[
             out; empty: the start); the question is whether the side to move (--attacker: \
             white or black) can force checkmate, answered as mate in N",
     },
+    GameInfo {
+        name: "shogi",
+        notation: "a tsume-shogi problem as SFEN, Black (the attacker) to move, e.g. \
+            \"4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1\"; the question is whether Black mates \
+            giving check at every move, answered as mate in N plies (N手詰)",
+    },
 ];
 
 /// What to do with a position once its game's type is known: the command line's solve, or
@@ -82,6 +88,11 @@ pub fn with_game<W: WithGame>(name: &str, position: &str, action: W) -> Result<W
         "chess" => {
             return Err(
                 "chess has its own report: `proofnum chess` (proofnum_cli::chess::run)".into(),
+            );
+        }
+        "shogi" => {
+            return Err(
+                "shogi has its own report: `proofnum shogi` (proofnum_cli::shogi::run)".into(),
             );
         }
         other => {

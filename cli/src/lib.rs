@@ -12,6 +12,8 @@
 //!   `proofnum-check`;
 //! - [`chess`]: `proofnum chess "<FEN>"`, the mate question with its own report (mate in N,
 //!   exact or an upper bound, the mating line);
+//! - [`shogi`]: `proofnum shogi "<SFEN>"`, a tsume-shogi problem with its own report (mate or
+//!   not, the length in plies by the composers' conventions, the line in USI and Japanese);
 //! - [`output`]: standard output for the report ([`outln!`], [`out!`]), which ends the
 //!   process quietly when its reader has gone (`proofnum ... | head`), as Unix tools do.
 //!
@@ -27,4 +29,5 @@ pub mod output;
 mod parallel;
 pub mod progress;
 pub mod report;
+pub mod shogi;
 pub mod solve;

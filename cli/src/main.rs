@@ -11,6 +11,7 @@
 //! proofnum connect4 4453 --threads 2
 //! proofnum chess "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1"  # mate in 2 (exact), the line
 //! proofnum chess "<FEN>" --checks-only --seconds 10   # only mates by checks
+//! proofnum shogi "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"  # tsume: mate in 1 ply
 //! proofnum connect4 444444 --certificate c4.cert      # the proof as a certificate
 //! proofnum check connect4 444444 c4.cert               # checked from the rules alone
 //! ```
@@ -31,6 +32,7 @@ use proofnum_cli::check::{CheckCertificate, load, report};
 use proofnum_cli::games::{GAMES, with_game};
 use proofnum_cli::solve::{EXIT_BAD_INPUT, Options, Solve, parse_error_text};
 use proofnum_games::chess::{Chess, Knowledge, Rules};
+use proofnum_games::shogi::Tsume;
 
 /// What `--help` says after the options: what the report means, and the exit codes.
 const AFTER_HELP: &str = "\
@@ -136,6 +138,8 @@ fn check_main() -> ExitCode {
     };
     let result = if cli.game == "chess" {
         chess_check(&cli, check)
+    } else if cli.game == "shogi" {
+        shogi_check(&cli, check)
     } else {
         with_game(&cli.game, &cli.position, check).and_then(|r| r)
     };
@@ -143,6 +147,19 @@ fn check_main() -> ExitCode {
         eprintln!("error: {e}");
         ExitCode::from(EXIT_BAD_INPUT)
     })
+}
+
+/// Checks a tsume-shogi certificate: the problem with the rules alone, as it was written.
+fn shogi_check(cli: &CheckCli, check: CheckCertificate<'_>) -> Result<ExitCode, String> {
+    let tsume = Tsume::from_sfen(&cli.position).map_err(|e| e.to_string())?;
+    let mut rules_only = tsume.with_knowledge(proofnum_games::shogi::Knowledge::NONE);
+    let name = |p: Player| match p {
+        Player::First => "Black",
+        Player::Second => "White",
+    };
+    Ok(report(&mut rules_only, "shogi", check, &name, &|mv| {
+        proofnum_games::shogi::notation::usi(mv)
+    }))
 }
 
 /// Checks a chess certificate: the position with the rules it was solved under.
@@ -190,6 +207,14 @@ fn main() -> ExitCode {
     let chess_only = cli.options.checks_only || cli.options.fifty_move;
     if cli.game == "chess" {
         return match proofnum_cli::chess::run(&cli.position, &cli.options) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        };
+    } else if cli.game == "shogi" && !chess_only {
+        return match proofnum_cli::shogi::run(&cli.position, &cli.options) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("error: {e}");

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use proofnum::certificate::IoSink;
+use proofnum::certificate::{IoSink, Sink};
 use proofnum::table::Table;
 use proofnum::{Dfpn, Game, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
@@ -89,6 +89,22 @@ pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
         elapsed_s,
         count((stats.nodes as f64 / elapsed_s.max(1e-9)) as u64)
     );
+    confirmation(stats);
+    let t = stats.table;
+    outln!(
+        "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
+        count(table.capacity() as u64),
+        table.fill_per_mille(),
+        count(t.probes),
+        100.0 * t.hits as f64 / t.probes.max(1) as f64,
+        count(t.stores),
+        count(t.drops)
+    );
+}
+
+/// Prints what confirming the answers cost (nothing when no answer was confirmed): the
+/// positions the walks visited, their share of the search's, and the refuted answers.
+pub fn confirmation(stats: &Stats) {
     if stats.confirm_nodes > 0 || stats.refutations > 0 {
         outln!(
             "confirmed: {} positions walked ({:.1}% of the search's){}",
@@ -100,16 +116,6 @@ pub fn figures(work: Work, stats: &Stats, elapsed_s: f64, table: &Table<'_>) {
             }
         );
     }
-    let t = stats.table;
-    outln!(
-        "table: {} entries, fill {}‰, {} probes, {:.1}% hits, {} stores, {} replaced",
-        count(table.capacity() as u64),
-        table.fill_per_mille(),
-        count(t.probes),
-        100.0 * t.hits as f64 / t.probes.max(1) as f64,
-        count(t.stores),
-        count(t.drops)
-    );
 }
 
 /// 1234567 → "1,234,567".
@@ -359,6 +365,56 @@ fn claims(question: Question, answer: Answer, mover: Player) -> Vec<Claim> {
         (_, Answer::Value(Value::Draw)) => vec![disproven(mover), disproven(mover.opponent())],
         (Question::CanWin(attacker), Answer::Status(status)) => vec![Claim { attacker, status }],
         (Question::Value, Answer::Status(_)) => unreachable!("a yes/no answer needs --attacker"),
+    }
+}
+
+/// A certificate file being written by a game's own report (chess, shogi), whose searches
+/// stream the proof into [`sink`](CertificateFile::sink).
+pub struct CertificateFile {
+    path: PathBuf,
+    sink: IoSink<BufWriter<File>>,
+}
+
+impl CertificateFile {
+    /// Creates the file at `path` (`--certificate`); an `Err` names it.
+    pub fn create(path: &Path) -> Result<CertificateFile, String> {
+        let file =
+            File::create(path).map_err(|e| format!("--certificate {}: {e}", path.display()))?;
+        Ok(CertificateFile {
+            path: path.to_path_buf(),
+            sink: IoSink(BufWriter::new(file)),
+        })
+    }
+
+    /// Where the search writes.
+    pub fn sink(&mut self) -> &mut dyn Sink {
+        &mut self.sink
+    }
+
+    /// Ends the file: with `records` (a certificate was written), flushes it and prints where
+    /// and how big; without, removes it and says so on standard error. `Ok(false)` when there
+    /// is no certificate; an `Err` when the file could not be written.
+    pub fn finish(self, records: Option<u64>) -> Result<bool, String> {
+        let shown = self.path.display();
+        let written = self.sink.0.into_inner().map_err(|e| e.into_error());
+        written
+            .and_then(|f| f.sync_all())
+            .map_err(|e| format!("--certificate {shown}: {e}"))?;
+        match records {
+            Some(records) => {
+                outln!(
+                    "certificate: {shown} ({} records, {} bytes)",
+                    count(records),
+                    count(std::fs::metadata(&self.path).map_or(0, |m| m.len()))
+                );
+                Ok(true)
+            }
+            None => {
+                let _ = std::fs::remove_file(&self.path);
+                eprintln!("error: no certificate: the search did not answer, or its walk stopped");
+                Ok(false)
+            }
+        }
     }
 }
 

@@ -172,6 +172,8 @@ int main(int argc, char **argv) {
     status = pn_solver_init(memory, sizeof memory, &config, &solver);
     if (status != PN_STATUS_OK) return fail("solver init", status);
 
+    /* Zeroed first: every field struct_size covers is read, optional callbacks included. */
+    memset(&game, 0, sizeof game);
     game.struct_size = sizeof game;
     game.ctx = &board;
     game.side_to_move = side_to_move;

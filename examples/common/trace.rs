@@ -135,16 +135,18 @@ where
     type Move = G::Move;
     const REPETITION_RULE: RepetitionRule = G::REPETITION_RULE;
     const REMEMBER_LEAVES: bool = G::REMEMBER_LEAVES;
-    const DOMINANCE: bool = G::DOMINANCE;
 
+    fn dominance(&self) -> bool {
+        self.inner.dominance()
+    }
     fn class_hash(&self) -> u64 {
         self.inner.class_hash()
     }
     fn material(&self) -> u32 {
         self.inner.material()
     }
-    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
-        G::material_at_least(player, a, b)
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
+        self.inner.material_at_least(player, a, b)
     }
     fn side_to_move(&self) -> Player {
         self.inner.side_to_move()

@@ -15,6 +15,13 @@
 //! its settings allow, and every answer agrees with brute force: the value, each attacker's
 //! proof or disproof, `pn_verify` (the true claim verifies, the false one is refuted), and the
 //! principal variation is a line of legal moves. After a lie, only the first two hold.
+//!
+//! On the input's say (read last, so that older inputs mean what they meant), the game
+//! also declares dominance with the trivial classes, true of every game: each position its
+//! own class (`class_hash` is its hash) with one material (0), so `material_at_least` answers
+//! 1. Its faults: an error from any of the three, `material_at_least` writing garbage or
+//! nothing (`CALLBACK_INVALID`); with `PN_REPETITION_BY_POSITION` the three are
+//! `INVALID_ARGUMENT`.
 #![no_main]
 
 use core::ffi::{c_int, c_void};
@@ -346,6 +353,58 @@ unsafe extern "C" fn repetition_value(c: *mut c_void, out: *mut u32) -> c_int {
     }
 }
 
+unsafe extern "C" fn class_hash(c: *mut c_void, out: *mut u64) -> c_int {
+    // SAFETY: as in `side_to_move`.
+    let (c, out) = unsafe { (ctx(c), &mut *out) };
+    match c.fault() {
+        None => {
+            *out = c.graph.nodes[c.at].hash;
+            0
+        }
+        // No class hash is out of range, and one not written would be a wrong one: fail.
+        Some(_) => c.fail(),
+    }
+}
+
+unsafe extern "C" fn material(c: *mut c_void, out: *mut u32) -> c_int {
+    // SAFETY: as in `side_to_move`.
+    let (c, out) = unsafe { (ctx(c), &mut *out) };
+    match c.fault() {
+        None => {
+            *out = 0;
+            0
+        }
+        Some(_) => c.fail(),
+    }
+}
+
+unsafe extern "C" fn material_at_least(
+    c: *mut c_void,
+    _side: u32,
+    a: u32,
+    b: u32,
+    out: *mut u32,
+) -> c_int {
+    // SAFETY: as in `side_to_move`.
+    let (c, out) = unsafe { (ctx(c), &mut *out) };
+    match c.fault() {
+        None => {
+            *out = (a == b) as u32;
+            0
+        }
+        Some(Fault::Garbage(x)) => {
+            *out = 2u32.saturating_add(x);
+            c.event(Event::Invalid);
+            0
+        }
+        Some(Fault::Silent) => {
+            c.event(Event::Invalid);
+            0
+        }
+        Some(_) => c.fail(),
+    }
+}
+
 unsafe extern "C" fn clone(c: *mut c_void, out: *mut *mut c_void) -> c_int {
     // SAFETY: as in `side_to_move`; `out` is writable.
     let (c, out) = unsafe { (ctx(c), &mut *out) };
@@ -444,6 +503,8 @@ fn run(data: &[u8]) -> Result<()> {
     graph.no_moves = Value::Loss;
     let plan = Plan::read(&mut u)?;
     let faults = read_faults(&mut u)?;
+    // Last, so that inputs from before it read as they did (an exhausted input gives false).
+    let dominance: bool = u.arbitrary()?;
     // The C rule: the graph's own, or garbage (3) on the plan's say.
     let c_rule = match (plan.rule, rule) {
         (3, _) => 3,
@@ -476,6 +537,9 @@ fn run(data: &[u8]) -> Result<()> {
         repetition_rule: c_rule,
         copy_size: 0,
         encode: None,
+        class_hash: dominance.then_some(class_hash as _),
+        material: dominance.then_some(material as _),
+        material_at_least: dominance.then_some(material_at_least as _),
     };
     match plan.missing {
         Some(0) => game.side_to_move = None,
@@ -505,6 +569,8 @@ fn run(data: &[u8]) -> Result<()> {
         .is_some_and(|m| m < 6 || rule == Rule::ByPosition)
     {
         Some(pn_status::MissingCallback)
+    } else if dominance && rule == Rule::ByPosition {
+        Some(pn_status::InvalidArgument)
     } else {
         None
     };

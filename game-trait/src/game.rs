@@ -295,17 +295,20 @@ pub trait Game {
     /// material no worse. It must be *true*: a claimed dominance that does not hold is the
     /// game's bug and gives wrong answers. Only games under [`RepetitionRule::Acyclic`] or
     /// [`RepetitionRule::Draw`] use it (by position, results are kept per line). Default
-    /// `false`.
-    const DOMINANCE: bool = false;
+    /// `false`. (A method rather than a constant so that a game behind a C vtable can say
+    /// it at run time.)
+    fn dominance(&self) -> bool {
+        false
+    }
 
     /// The hash of the position without its material (the side to move included): positions
-    /// of one class differ in material only. Used with [`DOMINANCE`](Game::DOMINANCE).
+    /// of one class differ in material only. Used with [`dominance`](Game::dominance).
     fn class_hash(&self) -> u64 {
         self.hash()
     }
 
     /// The position's material, packed into 32 bits as the game likes (for shogi: the
-    /// attacker's hand, a few bits a piece type). Used with [`DOMINANCE`](Game::DOMINANCE).
+    /// attacker's hand, a few bits a piece type). Used with [`dominance`](Game::dominance).
     fn material(&self) -> u32 {
         0
     }
@@ -313,8 +316,8 @@ pub trait Game {
     /// True when, in positions of one class, material `a` is at least as good for `player` as
     /// material `b` (for shogi's attacker: at least as many pieces of every type in hand).
     /// Must be a partial order (reflexive and transitive). Used with
-    /// [`DOMINANCE`](Game::DOMINANCE).
-    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+    /// [`dominance`](Game::dominance).
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         let _ = player;
         a == b
     }
@@ -380,7 +383,9 @@ pub trait Game {
     /// this encoding, and its checker tells positions apart by it (transpositions, and
     /// repetitions in games with cycles); without one, a checker expands every shared
     /// position again (games declared [`RepetitionRule::Acyclic`]) or refuses to judge
-    /// repetitions (the others). Only certificates use it; no search calls it.
+    /// repetitions (the others). The searches never call it; the verification walk that
+    /// confirms their answers does (once a position it walks), to tell apart positions the
+    /// game's hash confuses.
     fn encode(&self, out: &mut [u8]) -> Option<usize> {
         let _ = out;
         None

@@ -21,6 +21,9 @@
 //!   checkmate?" with repetitions as draws, optional fifty-move rule and checks-only mode,
 //!   cheap knowledge (mate in one, material that cannot mate, move order, df-pn+ estimates),
 //!   FEN, UCI and SAN text.
+//! - [`shogi`]: tsume-shogi (mating problems by continuous checks) on the `haitaka` move
+//!   generator: SFEN, USI and KIF-style Japanese notation, mate in one, df-pn+ estimates, and
+//!   mate lengths by the composers' conventions ([`shogi::mate`]).
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
 //! - [`stockfish`]: a Stockfish driver over UCI (a child process, every read with a deadline),
 //!   the independent referee of the chess suites and benchmark.
@@ -36,6 +39,7 @@ pub mod chess;
 pub mod connect4;
 pub mod input;
 mod knowledge_set;
+pub mod shogi;
 pub mod stockfish;
 pub mod tictactoe;
 pub mod uttt;

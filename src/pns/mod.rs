@@ -1060,7 +1060,7 @@ impl<'m, G: Game> Pns<'m, G> {
             self.store_key(level.hash, level.path_key, rep == NO_REP),
             &entry,
         );
-        if rep == NO_REP && G::DOMINANCE {
+        if rep == NO_REP && game.dominance() {
             self.remember_dominant(table, game, &entry);
         }
         if t == 0 && d == b {

@@ -1,23 +1,51 @@
 //! The walks' memory of the positions they accepted.
 
-/// Marks an empty slot.
-const EMPTY_KEY: u64 = 0;
+/// The first word of a memo a walk has used: this tag in the high half, the walk's epoch in
+/// the low half (arbitrary: "PNMM").
+const TAG: u64 = 0x504E_4D4D;
 
-/// A map from 64-bit keys to node ids in caller memory: two words a slot (key, id), open
-/// addressing with linear probing. A full map simply stops remembering: the walk then visits
-/// again what it would have found here.
+/// A map from 64-bit keys to node ids in caller memory: after a header word, two words a slot
+/// (the key, then the walk's epoch in the high half of the second word and the id in its low
+/// half), open addressing with linear probing. A full map simply stops remembering: the walk
+/// then visits again what it would have found here.
+///
+/// Memory is not cleared for every walk, which would cost a walk of a small proof as much as
+/// the memory is large: each walk takes the next epoch (kept in the header word), and slots of
+/// other epochs count as empty. So slots left by an earlier walk, or any other bytes, count
+/// only where they hold the walk's own 32-bit epoch beside the very 64-bit key looked up.
+/// Memory whose header word is not a walk's is cleared first, and so is memory whose epochs
+/// have all been used.
 pub(super) struct KeyMap<'a> {
     slots: &'a mut [u64],
+    epoch: u32,
     used: usize,
 }
 
 impl<'a> KeyMap<'a> {
-    /// An empty map over `memory` (`memory.len() / 2` slots).
+    /// An empty map over `memory` (`(memory.len() - 1) / 2` slots).
     pub(super) fn new(memory: &'a mut [u64]) -> Self {
-        let len = memory.len() / 2 * 2;
-        let slots = &mut memory[..len];
-        slots.fill(EMPTY_KEY);
-        KeyMap { slots, used: 0 }
+        let Some((header, rest)) = memory.split_first_mut() else {
+            return KeyMap {
+                slots: &mut [],
+                epoch: 1,
+                used: 0,
+            };
+        };
+        let len = rest.len() / 2 * 2;
+        let slots = &mut rest[..len];
+        let epoch = match (*header >> 32 == TAG).then_some(*header as u32) {
+            Some(last) if last < u32::MAX => last + 1,
+            _ => {
+                slots.fill(0);
+                1
+            }
+        };
+        *header = TAG << 32 | epoch as u64;
+        KeyMap {
+            slots,
+            epoch,
+            used: 0,
+        }
     }
 
     fn capacity(&self) -> usize {
@@ -28,42 +56,43 @@ impl<'a> KeyMap<'a> {
         (((key >> 32) * self.capacity() as u64) >> 32) as usize
     }
 
+    /// True when slot `i` was written by this walk.
+    fn taken(&self, i: usize) -> bool {
+        (self.slots[2 * i + 1] >> 32) as u32 == self.epoch
+    }
+
     /// The id remembered for `key`.
     pub(super) fn get(&self, key: u64) -> Option<u64> {
-        let key = key.max(1);
         if self.capacity() == 0 {
             return None;
         }
         let mut i = self.home(key);
-        loop {
-            match self.slots[2 * i] {
-                EMPTY_KEY => return None,
-                k if k == key => return Some(self.slots[2 * i + 1]),
-                _ => i = (i + 1) % self.capacity(),
+        while self.taken(i) {
+            if self.slots[2 * i] == key {
+                return Some(self.slots[2 * i + 1] & u32::MAX as u64);
             }
+            i = (i + 1) % self.capacity();
         }
+        None
     }
 
-    /// Remembers `id` for `key` (the first id stays).
+    /// Remembers `id` (below 2^32) for `key` (the first id stays).
     pub(super) fn insert(&mut self, key: u64, id: u64) {
-        let key = key.max(1);
-        // Keep a quarter free so probe sequences stay short and always end.
-        if (self.used + 1) * 4 > self.capacity() * 3 {
+        // Keep a quarter free so probe sequences stay short and always end. Ids that do not
+        // fit are not remembered (four billion positions in one walk).
+        if (self.used + 1) * 4 > self.capacity() * 3 || id > u32::MAX as u64 {
             return;
         }
         let mut i = self.home(key);
-        loop {
-            match self.slots[2 * i] {
-                EMPTY_KEY => {
-                    self.slots[2 * i] = key;
-                    self.slots[2 * i + 1] = id;
-                    self.used += 1;
-                    return;
-                }
-                k if k == key => return,
-                _ => i = (i + 1) % self.capacity(),
+        while self.taken(i) {
+            if self.slots[2 * i] == key {
+                return;
             }
+            i = (i + 1) % self.capacity();
         }
+        self.slots[2 * i] = key;
+        self.slots[2 * i + 1] = (self.epoch as u64) << 32 | id;
+        self.used += 1;
     }
 }
 
@@ -73,11 +102,11 @@ mod tests {
 
     #[test]
     fn remembers_until_three_quarters_full() {
-        let mut memory = [7u64; 9]; // four slots, the odd word unused
+        let mut memory = [7u64; 10]; // a header, four slots, the odd word unused
         let mut map = KeyMap::new(&mut memory);
-        assert_eq!(map.get(42), None);
+        assert_eq!(map.get(42), None, "bytes that were no walk's are cleared");
         map.insert(42, 1);
-        map.insert(0, 2); // key 0 is stored as 1
+        map.insert(0, 2);
         map.insert(1 << 40, 3);
         map.insert(5 << 40, 4); // a fourth would leave no quarter free: forgotten
         assert_eq!(map.get(42), Some(1));
@@ -90,5 +119,27 @@ mod tests {
         let mut empty = KeyMap::new(&mut none);
         empty.insert(3, 3);
         assert_eq!(empty.get(3), None);
+    }
+
+    #[test]
+    fn a_new_walk_forgets_the_last_without_clearing() {
+        let mut memory = [0u64; 17];
+        let mut map = KeyMap::new(&mut memory);
+        map.insert(42, 7);
+        assert_eq!(map.get(42), Some(7));
+        let map = KeyMap::new(&mut memory);
+        assert_eq!(map.get(42), None, "the next walk's epoch");
+        assert_eq!(memory[0], TAG << 32 | 2);
+        // A slot with the walk's epoch counts only beside its own key.
+        memory[0] = TAG << 32 | 5;
+        let mut map = KeyMap::new(&mut memory);
+        map.insert(1 << 40, 3);
+        assert_eq!(map.get(2 << 40), None);
+        // The last epoch used up: cleared, and counting again from 1.
+        memory[0] = TAG << 32 | u32::MAX as u64;
+        memory[1..].fill(u64::MAX);
+        let map = KeyMap::new(&mut memory);
+        assert_eq!(map.get(u64::MAX), None);
+        assert!(memory[1..].iter().all(|&w| w == 0));
     }
 }

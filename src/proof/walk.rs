@@ -377,10 +377,21 @@ impl<G: Game> Dfpn<'_, G> {
                 // only a hint, which the walk then checks.
                 let (child_hash, child_mover) = game.peek(mv);
                 child.flip = child_mover != mover;
-                if let Some((e, _)) = self
+                let exact = self
                     .lookup(table, child_hash, child_path, true)
-                    .filter(|(e, _)| e.numbers.is_solved())
-                {
+                    .map(|(e, _)| e)
+                    .filter(|e| e.numbers.is_solved());
+                // A game with dominance also hints by a solved position of the child's class
+                // (the search settled many positions that way, and never stored them).
+                let hint = exact.or_else(|| {
+                    game.dominance().then(|| {
+                        game.play(mv);
+                        let e = self.dominated(table, game);
+                        game.undo(mv);
+                        e
+                    })?
+                });
+                if let Some(e) = hint {
                     child.distance = e.distance;
                     child.numbers = if child.flip {
                         e.numbers.swapped()
@@ -388,7 +399,8 @@ impl<G: Game> Dfpn<'_, G> {
                         e.numbers
                     };
                     if child.numbers.is_win() {
-                        shortest_hint = Some(shortest_hint.map_or(e.distance, |d| d.min(e.distance)));
+                        shortest_hint =
+                            Some(shortest_hint.map_or(e.distance, |d| d.min(e.distance)));
                     }
                 }
             }

@@ -53,7 +53,7 @@
 //! all-zero bucket is four empty slots).
 //!
 //! # Dominance entries (layout version 6)
-//! Games with [`Game::DOMINANCE`](crate::Game::DOMINANCE) also store solved results under the
+//! Games with [`Game::dominance`](crate::Game::dominance) also store solved results under the
 //! position's *class* (the position without its material) with the material: "in this class,
 //! the side to move wins (or fails) with this material". Such an entry solves a probe of its
 //! class whose material is at least as good for the mover (a win) or no better (a failure).

@@ -215,7 +215,7 @@ pub trait TranspositionTable {
     }
     /// A dominance entry of the class `class_key` whose material and result `applies`
     /// accepts (`applies(material, mover_wins)`), decoded ([`entry`]'s dominance entries; for
-    /// games with [`Game::DOMINANCE`](crate::Game::DOMINANCE)). The default knows none.
+    /// games with [`Game::dominance`](crate::Game::dominance)). The default knows none.
     fn probe_dominant(
         &mut self,
         class_key: u64,

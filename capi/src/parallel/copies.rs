@@ -429,6 +429,24 @@ impl<const RULE: u8> Game for WorkerGame<'_, RULE> {
         self.game.as_ref().ok()?.encode(out)
     }
 
+    fn dominance(&self) -> bool {
+        self.game.as_ref().is_ok_and(Game::dominance)
+    }
+
+    fn class_hash(&self) -> u64 {
+        self.game.as_ref().map_or(0, Game::class_hash)
+    }
+
+    fn material(&self) -> u32 {
+        self.game.as_ref().map_or(0, Game::material)
+    }
+
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
+        self.game
+            .as_ref()
+            .is_ok_and(|game| game.material_at_least(player, a, b))
+    }
+
     fn has_failed(&self) -> bool {
         self.game.as_ref().map_or(true, Game::has_failed)
     }

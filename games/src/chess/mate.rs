@@ -94,7 +94,9 @@ impl Game for MateWithin {
     /// A mate within k moves is a mate within any larger budget, and no mate within k is no
     /// mate within a smaller one: the budget is material, so one table serves every budget of
     /// the distance search (a proof at k settles every k' above, a disproof every k' below).
-    const DOMINANCE: bool = true;
+    fn dominance(&self) -> bool {
+        true
+    }
 
     /// The chess position alone, the budget left out.
     fn class_hash(&self) -> u64 {
@@ -110,7 +112,7 @@ impl Game for MateWithin {
         }
     }
 
-    fn material_at_least(player: Player, a: u32, b: u32) -> bool {
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         match player {
             Player::First => a >= b,
             Player::Second => a <= b,

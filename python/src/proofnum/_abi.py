@@ -108,6 +108,9 @@ GENERATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER
 MOVE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32)
 ESTIMATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32), C.POINTER(C.c_uint32))
 ENCODE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t))
+MATERIAL_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32))
+MATERIAL_AT_LEAST_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32, C.c_uint32, C.c_uint32,
+                                   C.POINTER(C.c_uint32))
 
 
 class GameTable(C.Structure):
@@ -129,6 +132,9 @@ class GameTable(C.Structure):
         ("repetition_rule", C.c_uint32),
         ("copy_size", C.c_size_t),
         ("encode", ENCODE_FN),
+        ("class_hash", HASH_FN),
+        ("material", MATERIAL_FN),
+        ("material_at_least", MATERIAL_AT_LEAST_FN),
     ]
 
 

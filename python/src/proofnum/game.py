@@ -16,18 +16,23 @@ from __future__ import annotations
 import array
 import ctypes as C
 import sys
-from typing import Any, Callable, Iterable, Optional, Protocol, runtime_checkable
+from typing import Any, Callable, Dict, Iterable, Optional, Protocol, runtime_checkable
 
 from . import _abi
 from ._text import shown
 from .types import Outcome, Repetition, Side
 
 _HASH_MAX = 2**64 - 1
+_MATERIAL_MAX = 2**32 - 1
+# The optional methods that declare dominance, all three or none.
+_DOMINANCE = ("class_hash", "material", "material_at_least")
 _GAME_OUTCOMES = frozenset(int(o) for o in Outcome)
 _REPETITION_VALUES = frozenset({Outcome.WIN, Outcome.LOSS, Outcome.DRAW})
 # array typecode of a C uint32_t (moves are copied into the library's buffer as one block).
 _MOVE_TYPECODE = next(code for code in "IL" if array.array(code).itemsize == 4)
 _MOVE_BYTES = 4
+# The sides by their C value, for material_at_least (an enum lookup by value costs more).
+_SIDES = (Side.FIRST, Side.SECOND)
 
 
 @runtime_checkable
@@ -60,6 +65,24 @@ class Game(Protocol):
       certificates tell positions apart by it, so positions whose hashes collide cannot make
       a confirmed answer wrong; a certificate names its root by it, and `check_certificate`
       compares positions by it (it needs one for a game whose positions can repeat).
+    - Dominance, all three or none (Tsume-shogi's hand pieces are the classic case; any game
+      where some *material*, such as stones or pieces in hand, only adds options for its
+      owner): positions of one *class* (equal but for their material) are ordered by their
+      material, and the solver solves a position from a solved one of its class, a win found
+      with material no better for the winner or a failure found with material no worse.
+      This must be *true* of the game: a false order can give wrong answers (the confirming
+      walk, on by default, then reports `Unconfirmed` instead; with `confirm=False` a wrong
+      answer is reported). Not with `Repetition.BY_POSITION` (a `TypeError`).
+
+      - `class_hash() -> int`: the hash of the position without its material (side to move
+        included), an int from 0 to 2**64 - 1, as `hash()`.
+      - `material() -> int`: the material, packed into an int from 0 to 2**32 - 1 as the game
+        likes (the stones a side may still drop, a few bits a piece type in hand).
+      - `material_at_least(side: Side, a: int, b: int) -> bool`: in the current position's
+        class, material `a` is at least as good for `side` as material `b` (True or False; an
+        int is an error). A partial order for each side: reflexive and transitive. For
+        material that only adds options for its owner: more is at least as good for the
+        owner, and fewer for the other side.
     """
 
     def side_to_move(self) -> Side:
@@ -122,6 +145,18 @@ class CallbackTable:
             raise TypeError(
                 f"{caller}: {type(game).__name__} uses Repetition.BY_POSITION but has no "
                 "repetition_value() method")
+        dominance = [name for name in _DOMINANCE if _has(game, name)]
+        if dominance and len(dominance) < len(_DOMINANCE):
+            missing = ", ".join(f"{name}()" for name in _DOMINANCE if name not in dominance)
+            raise TypeError(
+                f"{caller}: {type(game).__name__} declares dominance with "
+                f"{', '.join(f'{name}()' for name in dominance)} but has no {missing}: "
+                "dominance needs all three of class_hash(), material() and material_at_least()")
+        if dominance and rule == Repetition.BY_POSITION:
+            raise TypeError(
+                f"{caller}: {type(game).__name__} declares dominance under "
+                "Repetition.BY_POSITION, where the solver keeps results per line: dominance is "
+                "for Repetition.ACYCLIC and Repetition.DRAW games")
         # Checked at every call: a program (or pytest) may have set its own hook since.
         install_unraisable_hook()
         self.game = game
@@ -349,11 +384,85 @@ class CallbackTable:
 
             callbacks["encode"] = _abi.ENCODE_FN(encode)
             functions["encode"] = encode
+        if _has(game, "class_hash"):
+            self._add_dominance(game, callbacks, functions)
         for method, function in functions.items():
             guard_function(self, function, method)
         self._callbacks = callbacks  # keeps the ctypes thunks alive
         return _abi.GameTable(
             struct_size=C.sizeof(_abi.GameTable), repetition_rule=rule, **callbacks)
+
+    def _add_dominance(self, game: Game, callbacks: Dict[str, Any],
+                       functions: Dict[str, Any]) -> None:
+        """The dominance callbacks (`class_hash`, `material`, `material_at_least`)."""
+        fail = self.fail
+        game_class_hash = getattr(game, "class_hash")
+        game_material = getattr(game, "material")
+        game_at_least = getattr(game, "material_at_least")
+        hash_max, material_max, sides = _HASH_MAX, _MATERIAL_MAX, _SIDES
+        name = type(game).__name__
+
+        def class_hash(_ctx: Any, out: Any) -> int:
+            try:
+                value = game_class_hash()
+                if isinstance(value, bool):
+                    raise _bool_returned(name, "class_hash", value, "an int")
+                try:
+                    in_range = 0 <= value <= hash_max
+                    if in_range:
+                        out[0] = value
+                except TypeError:
+                    raise TypeError(
+                        f"{name}.class_hash() returned {shown(value)}; expected an int") from None
+                if not in_range:
+                    raise ValueError(
+                        f"{name}.class_hash() returned {shown(value)}; expected an int from 0 to "
+                        "2**64 - 1 (fold a wider or negative hash yourself: h & (2**64 - 1))")
+                return 0
+            except BaseException as error:
+                return fail(error, "class_hash")
+
+        def material(_ctx: Any, out: Any) -> int:
+            try:
+                value = game_material()
+                if isinstance(value, bool):
+                    raise _bool_returned(name, "material", value, "an int")
+                try:
+                    in_range = 0 <= value <= material_max
+                    if in_range:
+                        out[0] = value
+                except TypeError:
+                    raise TypeError(
+                        f"{name}.material() returned {shown(value)}; expected an int") from None
+                if not in_range:
+                    raise ValueError(
+                        f"{name}.material() returned {shown(value)}; expected an int from 0 to "
+                        "2**32 - 1 (pack the material into 32 bits)")
+                return 0
+            except BaseException as error:
+                return fail(error, "material")
+
+        def material_at_least(_ctx: Any, side: int, a: int, b: int, out: Any) -> int:
+            try:
+                value = game_at_least(sides[side], a, b)
+                if value is True:
+                    out[0] = 1
+                elif value is False:
+                    out[0] = 0
+                else:
+                    raise TypeError(
+                        f"{name}.material_at_least() returned {shown(value)}; expected True or "
+                        "False")
+                return 0
+            except BaseException as error:
+                return fail(error, "material_at_least")
+
+        callbacks["class_hash"] = _abi.HASH_FN(class_hash)
+        callbacks["material"] = _abi.MATERIAL_FN(material)
+        callbacks["material_at_least"] = _abi.MATERIAL_AT_LEAST_FN(material_at_least)
+        functions["class_hash"] = class_hash
+        functions["material"] = material
+        functions["material_at_least"] = material_at_least
 
 
 def _bool_returned(name: str, method: str, value: bool, expected: str) -> TypeError:

@@ -1,0 +1,336 @@
+//! What a tsume position says about its value before any search, and in which order to try
+//! its moves. Every claim here is a shogi fact stated in the exact form it is used: a wrong
+//! claim makes the solver prove something false.
+//!
+//! # Rules
+//! 1. **Mate in one** ([`Knowledge::MATE_IN_ONE`]): the attacker (Black) to move has a check
+//!    after which the defender has no legal move: a win. Only Black's checks are tried (they
+//!    are its only moves), each played on a copy of the board. A check after which the king
+//!    still has a flight square (a neighbouring square free of White's pieces that no Black
+//!    piece attacks, the king taken off the board for the sliders' rays) that the checking
+//!    move neither covers nor lands on is no mate: that is seen from bitboards first.
+//!    Mate by a pawn drop is not among Black's moves, so it is never counted as a mate.
+//! 2. **Move order** ([`Knowledge::ORDER`]): the attacker's captures and promotions first,
+//!    then its drops, then its other checks; the defender's king moves first, then its
+//!    captures, then interpositions by a board move, then drops (weak pieces first). On equal
+//!    numbers df-pn takes the first child.
+//! 3. **df-pn+ estimates** ([`Knowledge::ESTIMATE`], Nagai 2002): where Black is to move,
+//!    φ = 1 + the defender king's flight squares (a king with room is a harder mate) and
+//!    δ = the number of checks (each must be refuted); where White is, φ = 1 and δ = its
+//!    replies, a king move counting [`KING_MOVE_WEIGHT`] and the drops on one square counting
+//!    once whatever the piece (interpositions on one square are usually answered alike).
+//!
+//! Each rule is a switch so benchmarks can measure what it pays. Whatever the switches, the
+//! defender with no legal move is reported mated (a loss) and the attacker with no check a
+//! loss: the rules of the game.
+
+use haitaka::{
+    BitBoard, Board, Color, Piece, PieceMoves, Square, get_bishop_moves, get_lance_moves,
+    get_rook_moves, gold_attacks, king_attacks, knight_attacks, pawn_attacks, silver_attacks,
+};
+use proofnum::{MoveList, Numbers, Outcome};
+
+use super::check::{for_each_check, generate_legal, has_legal_move};
+use super::{MAX_MOVES, Move, Tsume};
+
+/// Which pieces of tsume knowledge a position uses. The value of a position never depends on
+/// it, only the speed of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Knowledge(u8);
+
+impl Knowledge {
+    /// Nothing but the rules: mates and failed attacks only, moves in generation order,
+    /// estimates (1, 1).
+    pub const NONE: Knowledge = Knowledge(0);
+    /// Rule 1 of the module docs: a win when the attacker mates in one.
+    pub const MATE_IN_ONE: Knowledge = Knowledge(1);
+    /// Rule 2: move order.
+    pub const ORDER: Knowledge = Knowledge(1 << 1);
+    /// Rule 3: df-pn+ estimates from flight squares and move counts.
+    pub const ESTIMATE: Knowledge = Knowledge(1 << 2);
+    /// Hand dominance (`proofnum::Game::dominance`): a position solved with one hand settles
+    /// those of its board with a hand at least as good (for a proof) or no better (for a
+    /// disproof).
+    pub const DOMINANCE: Knowledge = Knowledge(1 << 3);
+    /// Every rule: the default of every position.
+    pub const ALL: Knowledge = Knowledge((1 << 4) - 1);
+    /// The rules one by one, with their names (for benchmarks that switch each off in turn).
+    pub const EACH: [(&'static str, Knowledge); 4] = [
+        ("mate-in-one", Knowledge::MATE_IN_ONE),
+        ("order", Knowledge::ORDER),
+        ("estimate", Knowledge::ESTIMATE),
+        ("dominance", Knowledge::DOMINANCE),
+    ];
+}
+
+crate::knowledge_set::knowledge_set!(Knowledge);
+
+/// What a defender king move weighs in the estimate's δ (a king that can run is the defence
+/// that lasts).
+pub const KING_MOVE_WEIGHT: u32 = 2;
+
+/// True when a piece of `color` attacks `square` through the occupancy `occupied`.
+pub fn attacked_by(board: &Board, color: Color, square: Square, occupied: BitBoard) -> bool {
+    !attackers(board, color, square, occupied).is_empty()
+}
+
+/// The pieces of `color` that attack `square` through the occupancy `occupied` (the patterns
+/// are point-symmetric: a piece of `color` on X attacks `square` exactly when the same kind of
+/// piece of the other colour on `square` would attack X).
+pub fn attackers(board: &Board, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
+    let them = !color;
+    let ours = board.colors(color);
+    let pieces = |piece: Piece| board.pieces(piece);
+    let golds = pieces(Piece::Gold)
+        | pieces(Piece::Tokin)
+        | pieces(Piece::PLance)
+        | pieces(Piece::PKnight)
+        | pieces(Piece::PSilver);
+    let attackers = (pawn_attacks(them, square) & pieces(Piece::Pawn))
+        | (knight_attacks(them, square) & pieces(Piece::Knight))
+        | (silver_attacks(them, square) & pieces(Piece::Silver))
+        | (gold_attacks(them, square) & golds)
+        | (king_attacks(them, square)
+            & (pieces(Piece::King) | pieces(Piece::PBishop) | pieces(Piece::PRook)))
+        | (get_lance_moves(them, square, occupied) & pieces(Piece::Lance))
+        | (get_bishop_moves(them, square, occupied)
+            & (pieces(Piece::Bishop) | pieces(Piece::PBishop)))
+        | (get_rook_moves(them, square, occupied) & (pieces(Piece::Rook) | pieces(Piece::PRook)));
+    attackers & ours
+}
+
+/// The squares the opponent's king could step to: free of its own pieces and not attacked by
+/// the side to move (the king taken off the board for the sliders' rays). Empty when the
+/// opponent has no king.
+pub fn flight_squares(board: &Board) -> BitBoard {
+    let us = board.side_to_move();
+    let them = !us;
+    if !board.has(them, Piece::King) {
+        return BitBoard::EMPTY;
+    }
+    let king = board.king(them);
+    let occupied = board.occupied() ^ king.bitboard();
+    let mut free = BitBoard::EMPTY;
+    for square in king_attacks(them, king) & !board.colors(them) {
+        if !attacked_by(board, us, square, occupied) {
+            free |= square.bitboard();
+        }
+    }
+    free
+}
+
+/// A check of the side to move that mates, if there is one (the first in generation order),
+/// and the number of checks seen (all of them when there is no mate).
+pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
+    let mut found = None;
+    let mut count = 0;
+    let flights = flight_squares(board);
+    for_each_check(board, |mv| {
+        count += 1;
+        let mut after = board.clone();
+        after.play_unchecked(mv.to_haitaka());
+        // A flight square the move neither lands on nor covers leaves the king a move.
+        let them = after.side_to_move();
+        let king = after.king(them);
+        let occupied = after.occupied() ^ king.bitboard();
+        let escapes = (flights & !mv.to().bitboard())
+            .into_iter()
+            .any(|flight| !attacked_by(&after, !them, flight, occupied));
+        if !escapes && !has_legal_move(&after) {
+            found = Some(mv);
+            return true;
+        }
+        false
+    });
+    (found, count)
+}
+
+/// A move of the side to move that checkmates at once, if there is one.
+pub fn mating_move(board: &Board) -> Option<Move> {
+    mating_move_and_count(board).0
+}
+
+/// [`proofnum::Game::outcome`]: the defender with no move is mated, the attacker with no check
+/// has failed, the attacker with a mate in one has won; the move count is left for
+/// [`estimate`].
+pub(super) fn outcome(tsume: &Tsume) -> Outcome {
+    let board = tsume.board();
+    let count = if board.side_to_move() == Color::Black {
+        if tsume.knowledge.contains(Knowledge::MATE_IN_ONE) {
+            let (mate, count) = mating_move_and_count(board);
+            if mate.is_some() {
+                return Outcome::Win;
+            }
+            count
+        } else {
+            let mut count = 0;
+            for_each_check(board, |_| {
+                count += 1;
+                false
+            });
+            count
+        }
+    } else if tsume.knowledge.contains(Knowledge::ESTIMATE) {
+        defender_weight(board)
+    } else {
+        u32::from(has_legal_move(board))
+    };
+    if count == 0 {
+        return Outcome::Loss;
+    }
+    tsume.moves_seen.set(Some((tsume.key(), count)));
+    Outcome::Unknown
+}
+
+/// The defender's replies weighted as the estimate weighs them (0 when it has none).
+fn defender_weight(board: &Board) -> u32 {
+    let mut weight = 0;
+    let mut drop_squares = BitBoard::EMPTY;
+    generate_legal(board, |set| {
+        match set {
+            PieceMoves::Drops { to, .. } => drop_squares |= to,
+            PieceMoves::BoardMoves {
+                piece: Piece::King, ..
+            } => weight += KING_MOVE_WEIGHT * set.len() as u32,
+            PieceMoves::BoardMoves { .. } => weight += set.into_iter().count() as u32,
+        }
+        false
+    });
+    weight + drop_squares.len()
+}
+
+/// [`proofnum::Game::estimate`] (rule 3 of the module docs), the counts from the cache
+/// [`outcome`] filled for this position when it did (keyed by the hash: a collision could only
+/// change an estimate, never a value).
+pub(super) fn estimate(tsume: &Tsume) -> Numbers {
+    if !tsume.knowledge.contains(Knowledge::ESTIMATE) {
+        return Numbers::UNIT;
+    }
+    let board = tsume.board();
+    let cached = match tsume.moves_seen.get() {
+        Some((key, count)) if key == tsume.key() => Some(count),
+        _ => None,
+    };
+    if board.side_to_move() == Color::Black {
+        let checks = cached.unwrap_or_else(|| {
+            let mut count = 0;
+            for_each_check(board, |_| {
+                count += 1;
+                false
+            });
+            count
+        });
+        Numbers::new(1 + flight_squares(board).len(), checks.max(1))
+    } else {
+        let weight = cached.unwrap_or_else(|| defender_weight(board));
+        Numbers::new(1, weight.max(1))
+    }
+}
+
+/// Move groups of [`generate`]: lower groups first.
+const GROUPS: u8 = 4;
+
+/// [`proofnum::Game::generate_moves`]: Black's checks, or White's legal moves, in the order of
+/// rule 2 when it is on.
+pub(super) fn generate(tsume: &Tsume, moves: &mut MoveList<'_, Move>) {
+    let board = tsume.board();
+    let order = tsume.knowledge.contains(Knowledge::ORDER);
+    if board.side_to_move() == Color::Black {
+        if !order {
+            for_each_check(board, |mv| {
+                moves.push(mv);
+                false
+            });
+            return;
+        }
+        let theirs = board.colors(Color::White);
+        let mut grouped = [(0u8, Move::default()); MAX_MOVES];
+        let mut n = 0;
+        for_each_check(board, |mv| {
+            let group = if theirs.has(mv.to()) || mv.is_promotion() {
+                0
+            } else if mv.is_drop() {
+                1
+            } else {
+                2
+            };
+            if let Some(slot) = grouped.get_mut(n) {
+                *slot = (group, mv);
+            }
+            n += 1;
+            false
+        });
+        push_grouped(&grouped, n, moves);
+        return;
+    }
+    if !order {
+        generate_legal(board, |set| {
+            set.into_iter().for_each(|mv| moves.push(Move::from(mv)));
+            false
+        });
+        return;
+    }
+    let theirs = board.colors(Color::Black);
+    let mut grouped = [(0u8, Move::default()); MAX_MOVES];
+    let mut n = 0;
+    let mut push = |group: u8, mv: Move| {
+        if let Some(slot) = grouped.get_mut(n) {
+            *slot = (group, mv);
+        }
+        n += 1;
+    };
+    // Drops last, weak pieces first (haitaka lists drops pawn, lance, knight, silver, gold,
+    // rook, bishop).
+    let mut drops = [PieceMoves::Drops {
+        color: Color::White,
+        piece: Piece::Pawn,
+        to: BitBoard::EMPTY,
+    }; 7];
+    let mut drop_sets = 0;
+    generate_legal(board, |set| {
+        match set {
+            PieceMoves::Drops { .. } => {
+                if let Some(slot) = drops.get_mut(drop_sets) {
+                    *slot = set;
+                    drop_sets += 1;
+                }
+            }
+            PieceMoves::BoardMoves { piece, .. } => {
+                for mv in set {
+                    let mv = Move::from(mv);
+                    let group = if piece == Piece::King {
+                        0
+                    } else if theirs.has(mv.to()) {
+                        1
+                    } else {
+                        2
+                    };
+                    push(group, mv);
+                }
+            }
+        }
+        false
+    });
+    for set in &drops[..drop_sets] {
+        for mv in *set {
+            push(3, Move::from(mv));
+        }
+    }
+    push_grouped(&grouped, n, moves);
+}
+
+/// Pushes the first `n` moves of `grouped` group by group; more moves than the buffer holds
+/// are passed on as defaults so the list overflows and the solver reports it.
+fn push_grouped(grouped: &[(u8, Move)], n: usize, moves: &mut MoveList<'_, Move>) {
+    if n > grouped.len() {
+        (0..n).for_each(|_| moves.push(Move::default()));
+        return;
+    }
+    for group in 0..GROUPS {
+        for &(g, mv) in &grouped[..n] {
+            if g == group {
+                moves.push(mv);
+            }
+        }
+    }
+}

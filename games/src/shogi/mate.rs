@@ -1,0 +1,789 @@
+//! Mate length by the composers' conventions: the shortest mate against the longest defence,
+//! futile interpositions (無駄合) not counted; exact where affordable, an honest bound where
+//! not.
+//!
+//! # The rule implemented
+//! A tsume-shogi problem's length counts plies (`N手詰`, N odd): Black's moves and White's
+//! replies, up to and including the mating move. The conventions (the composers' rules as
+//! problem collections and magazines apply them):
+//! 1. Black mates as quickly as it can, White resists as long as it can: the length is the
+//!    minimax distance to mate, Black moving first.
+//! 2. **Futile interpositions (無駄合) do not lengthen it.** An interposition is a drop between
+//!    the king and a distant checking slider. It is futile when Black can take the dropped
+//!    piece and still mate in the moves it had without that piece. There is no agreed
+//!    formal definition (the debate in the problem community is long); the rule implemented
+//!    here is the usual "definition 1" made exact and extended to any capturing piece: *a
+//!    drop of White's is futile when some Black check capturing the dropped piece on its
+//!    square leads, with the captured piece thrown away instead of taken in hand, to a
+//!    position Black mates within the moves it had before the drop.* The capture is then
+//!    free: it spends none of Black's moves.
+//! 3. Only drops: an interposition by a board move (移動合) always counts, as composers count
+//!    it.
+//! 4. The "no pieces left in Black's hand at the end" convention (駒余り) decides between
+//!    lines, not lengths: a main line ends with Black's hand empty, and among White's equally
+//!    long defences the one that leaves Black nothing is the main line. The length is the same
+//!    either way. Not implemented: the variant rule that a defence two plies longer but ending
+//!    with a piece left over (2手長駒余り) does not count; such a defence counts here, so a
+//!    length can exceed a record by 2 where that rule was applied.
+//!
+//! # Mate within k
+//! [`MateWithin`] is the tsume game where Black has at most `k` counted moves left: the budget
+//! is part of the position (and of its hash), every Black move spends one except the free,
+//! discarding capture of rule 2, which Black may play right after a White drop, capturing the
+//! dropped piece on its square (a [`Move`] marked [`Move::is_discarding`]: the captured piece
+//! leaves the game). Black without budget can only play such captures; with none available it
+//! has failed (a draw for the search). No position repeats: each Black move spends budget or,
+//! for a free capture, a piece of White's hand, which never comes back; the game is acyclic.
+//! So `MateWithin(k)` is proven exactly when Black mates within `2k − 1` plies by rules 1–3,
+//! and the length is `2N − 1` for the least such N.
+//!
+//! [`solve_tsume`] first proves (or disproves) the mate with df-pn on [`Tsume`] (the rules of
+//! the game, every interposition allowed: a proof is a tsume, a disproof says there is none).
+//! The proof's principal variation gives a first guess of N; then `MateWithin(k)` searches
+//! raise `k` until a proof and lower it until a disproof, all in one table (entries of
+//! different budgets have different hashes). N is exact when `MateWithin(N)` is proven and
+//! `MateWithin(N − 1)` disproven; a limit on the way leaves an upper bound or nothing, and the
+//! report says which ([`Exactness`]).
+//!
+//! # The line shown
+//! When N is exact the line is walked move by move with bounded searches: Black plays a move
+//! that keeps a mate within its moves left, White a reply after which no quicker mate exists,
+//! a board move where one does so, a drop otherwise. Where the longest defences are futile
+//! interpositions, the line shows them and Black's captures (as ordinary captures: in the
+//! game the piece goes to Black's hand, so such a line ends with pieces left over), and it
+//! always ends in a real checkmate, so an independent referee can replay it.
+
+use std::time::{Duration, Instant};
+
+use haitaka::Color;
+use proofnum::certificate::Sink;
+use proofnum::{
+    Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
+    Stats, Status, Table, Verdict,
+};
+
+use super::{Knowledge, MAX_MOVES, Move, Tsume};
+
+/// The tsume game with a budget of Black moves and free captures of futile interpositions.
+/// See the module docs.
+#[derive(Clone, Debug)]
+pub struct MateWithin {
+    tsume: Tsume,
+    /// Counted Black moves left.
+    budget: u32,
+    /// For each move played: whether it spent budget, and the square a White drop left (the
+    /// square Black may capture on for free next).
+    history: Vec<(bool, Option<haitaka::Square>)>,
+}
+
+/// The budget's contribution to the hash: any injective, well-spread function of it will do.
+fn budget_key(budget: u32) -> u64 {
+    u64::from(budget + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// The free-capture square's contribution to the hash (none: 0).
+fn drop_square_key(square: Option<haitaka::Square>) -> u64 {
+    square.map_or(0, |sq| (sq as u64 + 1).wrapping_mul(0x9FB2_1C65_1E98_DF25))
+}
+
+impl MateWithin {
+    /// `tsume` with Black allowed at most `moves` more counted moves.
+    pub fn new(tsume: Tsume, moves: u32) -> MateWithin {
+        MateWithin {
+            tsume,
+            budget: moves,
+            history: Vec::new(),
+        }
+    }
+
+    /// The tsume position.
+    pub fn tsume(&self) -> &Tsume {
+        &self.tsume
+    }
+
+    /// Counted Black moves left.
+    pub fn budget(&self) -> u32 {
+        self.budget
+    }
+
+    /// Sets the counted Black moves left.
+    pub fn set_budget(&mut self, moves: u32) {
+        self.budget = moves;
+    }
+
+    /// The square of White's last move when it was a drop, where Black may capture for free.
+    fn drop_square(&self) -> Option<haitaka::Square> {
+        self.history.last().and_then(|&(_, square)| square)
+    }
+
+    fn black_to_move(&self) -> bool {
+        self.tsume.color_to_move() == Color::Black
+    }
+}
+
+impl Game for MateWithin {
+    type Move = Move;
+    /// Every Black move spends budget or a White hand piece for good: no position repeats.
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
+    const REMEMBER_LEAVES: bool = true;
+
+    fn side_to_move(&self) -> Player {
+        self.tsume.side_to_move()
+    }
+
+    fn hash(&self) -> u64 {
+        self.tsume.hash() ^ budget_key(self.budget) ^ drop_square_key(self.drop_square())
+    }
+
+    /// A mate within k Black moves is a mate within more, and no mate within k none within
+    /// fewer: the budget is the material, so one table serves every budget of the length
+    /// search. (Hands are compared only in [`Tsume`]: here a futile interposition's capture
+    /// takes its piece out of the game, so White's hand no longer follows from Black's.)
+    fn dominance(&self) -> bool {
+        true
+    }
+
+    fn class_hash(&self) -> u64 {
+        self.tsume.hash() ^ drop_square_key(self.drop_square())
+    }
+
+    fn material(&self) -> u32 {
+        self.budget
+    }
+
+    /// More budget is better for Black (the attacker), worse for White.
+    fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
+        match player {
+            Player::First => a >= b,
+            Player::Second => a <= b,
+        }
+    }
+
+    /// The tsume position's encoding, the free-capture square and the budget.
+    fn encode(&self, out: &mut [u8]) -> Option<usize> {
+        let n = self.tsume.encode_into(out)?;
+        let square = self.drop_square().map_or(0xFF, |s| s as u8);
+        let tail = out.get_mut(n..n + 5)?;
+        tail[0] = square;
+        tail[1..].copy_from_slice(&self.budget.to_le_bytes());
+        Some(n + 5)
+    }
+
+    fn peek(&mut self, mv: Move) -> (u64, Player) {
+        let (hash, side) = self.tsume.peek(mv);
+        let black = self.black_to_move();
+        let spent = u32::from(black && !mv.is_discarding());
+        let square = (!black && mv.is_drop()).then(|| mv.to());
+        (
+            hash ^ budget_key(self.budget - spent) ^ drop_square_key(square),
+            side,
+        )
+    }
+
+    fn outcome(&self) -> Outcome {
+        let outcome = self.tsume.outcome();
+        if !self.black_to_move() {
+            if outcome == Outcome::Unknown && self.budget == 0 {
+                // Black can only capture a drop for free now: any other reply escapes.
+                let board = self.tsume.board();
+                let mut only_drops = true;
+                super::check::generate_legal(board, |set| {
+                    if matches!(set, haitaka::PieceMoves::BoardMoves { .. }) {
+                        only_drops = false;
+                        return true;
+                    }
+                    false
+                });
+                if !only_drops {
+                    return Outcome::CannotLose;
+                }
+            }
+            return outcome;
+        }
+        match outcome {
+            Outcome::Loss => Outcome::Loss, // no check at all
+            Outcome::Win if self.budget >= 1 => Outcome::Win,
+            _ if self.budget == 0 && self.drop_square().is_none() => Outcome::Draw,
+            _ => Outcome::Unknown,
+        }
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<'_, Move>) {
+        if !self.black_to_move() {
+            if self.budget == 0 {
+                // Only drops are left (outcome settled the rest).
+                let mut all = [Move::default(); MAX_MOVES];
+                let mut list = MoveList::new(&mut all);
+                self.tsume.generate_moves(&mut list);
+                for &mv in list.as_slice() {
+                    if mv.is_drop() {
+                        moves.push(mv);
+                    }
+                }
+                if list.overflowed() {
+                    moves.push(Move::default()); // let the overflow reach the solver
+                }
+                return;
+            }
+            self.tsume.generate_moves(moves);
+            return;
+        }
+        let mut all = [Move::default(); MAX_MOVES];
+        let mut list = MoveList::new(&mut all);
+        self.tsume.generate_moves(&mut list);
+        if let Some(square) = self.drop_square() {
+            for &mv in list.as_slice() {
+                if mv.to() == square && !mv.is_drop() {
+                    moves.push(mv.discarding());
+                }
+            }
+        }
+        if self.budget > 0 {
+            for &mv in list.as_slice() {
+                moves.push(mv);
+            }
+        }
+        if list.overflowed() {
+            moves.push(Move::default());
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let black = self.black_to_move();
+        let spent = black && !mv.is_discarding();
+        if spent {
+            self.budget -= 1;
+        }
+        let square = (!black && mv.is_drop()).then(|| mv.to());
+        self.history.push((spent, square));
+        self.tsume.play(mv);
+    }
+
+    fn undo(&mut self, mv: Move) {
+        self.tsume.undo(mv);
+        if let Some((spent, _)) = self.history.pop() {
+            if spent {
+                self.budget += 1;
+            }
+        }
+    }
+
+    fn estimate(&self) -> Numbers {
+        self.tsume.estimate()
+    }
+
+    fn no_moves_value(&self) -> proofnum::Value {
+        self.tsume.no_moves_value()
+    }
+}
+
+/// How [`solve_tsume`] searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MateConfig {
+    /// Bytes of transposition table (allocated once, reused by every search).
+    pub table_bytes: usize,
+    /// The deepest line, in plies, a search may follow.
+    pub max_plies: usize,
+    /// Stop after this many positions in all searches together.
+    pub max_nodes: u64,
+    /// Stop after this much time in all searches together.
+    pub max_time: Option<Duration>,
+    /// Of `max_time`, at most this much for the proof itself.
+    pub max_proof_time: Option<Duration>,
+    /// At most this much for the length and the line after the proof (within `max_time`).
+    pub max_length_time: Option<Duration>,
+    /// Lower the length until it is shown exact; off: stop after the proof (the proof's line
+    /// gives an upper bound only when a bounded search confirms it).
+    pub exact: bool,
+    /// Confirm the answers the report rests on (`proofnum::confirm`): the proof, and the pair
+    /// of bounded answers an exact length rests on. On by default; off is faster, and the
+    /// answers then rest on the table.
+    pub confirm: bool,
+    /// df-pn settings.
+    pub dfpn: DfpnConfig,
+}
+
+impl Default for MateConfig {
+    fn default() -> Self {
+        MateConfig {
+            table_bytes: 64 << 20,
+            max_plies: 4000,
+            max_nodes: u64::MAX,
+            max_time: None,
+            max_proof_time: None,
+            max_length_time: None,
+            exact: true,
+            confirm: true,
+            dfpn: DfpnConfig::default(),
+        }
+    }
+}
+
+/// Whether a reported length is the shortest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactness {
+    /// No shorter mate exists: `MateWithin(N − 1)` was disproven (or N is 1).
+    Exact,
+    /// A mate within N is proven, a shorter one may exist: the search for one was not asked
+    /// for ([`MateConfig::exact`] off).
+    UpperBoundNotChecked,
+    /// A mate within N is proven, a shorter one may exist: the search for one stopped for
+    /// this reason.
+    UpperBound(Reason),
+    /// The mate is proven but no bound on its length was: the bounded search stopped for this
+    /// reason (or was not asked for).
+    Unknown(Option<Reason>),
+}
+
+impl std::fmt::Display for Exactness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exactness::Exact => f.write_str("exact"),
+            Exactness::UpperBoundNotChecked => {
+                f.write_str("upper bound (shorter mates not searched)")
+            }
+            Exactness::UpperBound(reason) => write!(
+                f,
+                "upper bound (the search for a shorter mate stopped: {reason})"
+            ),
+            Exactness::Unknown(Some(reason)) => write!(f, "length unknown ({reason})"),
+            Exactness::Unknown(None) => f.write_str("length not searched"),
+        }
+    }
+}
+
+/// What [`solve_tsume`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TsumeReport {
+    /// Proven: Black mates by continuous checks; disproven: it cannot (不詰); unknown: a limit
+    /// stopped the proof.
+    pub status: Status,
+    /// When proven and bounded: Black mates within this many counted moves (a proof of
+    /// [`MateWithin`]); the shortest when `exactness` is [`Exactness::Exact`].
+    pub mate_moves: Option<u32>,
+    /// Whether `mate_moves` is the shortest.
+    pub exactness: Exactness,
+    /// When proven: a mating line from the root, ending in checkmate (see the module docs for
+    /// which line). Discarding captures are shown as the ordinary captures they are in shogi.
+    pub line: Vec<Move>,
+    /// True when `line` is a longest defence against a shortest mate.
+    pub line_is_optimal: bool,
+    /// Counters of every search together (proof, bounds, line).
+    pub stats: Stats,
+    /// Counters of the proof alone.
+    pub proof_stats: Stats,
+    /// Wall time of the proof alone.
+    pub proof_elapsed: Duration,
+    /// Records of the proof's certificate (see [`solve_tsume_with`]), when one was asked for
+    /// and written.
+    pub certificate_records: Option<u64>,
+    /// Wall time of everything.
+    pub elapsed: Duration,
+}
+
+impl TsumeReport {
+    /// The length in plies (`2N − 1` for N counted Black moves), when bounded.
+    pub fn plies(&self) -> Option<u32> {
+        self.mate_moves.map(|n| 2 * n - 1)
+    }
+}
+
+/// Does Black mate `tsume`'s position by continuous checks, and in how many plies by the
+/// composers' conventions? See the module docs. The position is restored before returning.
+pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
+    solve_tsume_with(tsume, config, None)
+}
+
+/// The confirmation walks' memory, as a share of the table's bytes.
+const MEMO_SHARE_OF_TABLE: usize = 4;
+
+/// [`solve_tsume`], writing the proof (or the disproof) into `certificate` as a proof
+/// certificate (`proofnum::certificate`, game name `shogi`), walked in tsume-shogi with its
+/// rules alone ([`Knowledge::NONE`]: no mate in one, every check in haitaka's order) so that
+/// its check needs none of the game's knowledge. [`TsumeReport::certificate_records`] says
+/// whether it was written.
+pub fn solve_tsume_with(
+    tsume: &mut Tsume,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> TsumeReport {
+    let start = Instant::now();
+    let mut table_bytes = vec![0u8; config.table_bytes];
+    let memo_words = if config.confirm || certificate.is_some() {
+        config.table_bytes / MEMO_SHARE_OF_TABLE / 8
+    } else {
+        0
+    };
+    let mut memo = vec![0u64; memo_words];
+    let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(config.max_plies, MAX_MOVES)];
+    let mut budget = Budget {
+        start,
+        max_time: config.max_time,
+        nodes_left: config.max_nodes,
+    };
+    let mut report = TsumeReport {
+        status: Status::Unknown(Reason::MemoryLimit),
+        mate_moves: None,
+        exactness: Exactness::Unknown(Some(Reason::MemoryLimit)),
+        line: Vec::new(),
+        line_is_optimal: false,
+        stats: Stats::default(),
+        proof_stats: Stats::default(),
+        proof_elapsed: Duration::ZERO,
+        certificate_records: None,
+        elapsed: Duration::ZERO,
+    };
+    let Ok(mut table) = Table::new(&mut table_bytes) else {
+        return report;
+    };
+    let black = Player::First;
+
+    // The proof, and its line's length as the first guess.
+    let guess = {
+        let Ok(mut dfpn) = Dfpn::<Tsume>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+        else {
+            return report;
+        };
+        let proof_budget = Budget {
+            start,
+            max_time: match (config.max_time, config.max_proof_time) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            nodes_left: budget.nodes_left,
+        };
+        let result = proof_budget.with_limits(|limits| {
+            if config.confirm {
+                dfpn.solve_confirmed(tsume, black, &mut table, &mut memo, limits)
+            } else {
+                dfpn.solve(tsume, black, &mut table, limits)
+            }
+        });
+        budget.charge(&mut report.stats, &result.stats);
+        report.proof_stats = result.stats;
+        report.proof_elapsed = start.elapsed();
+        report.status = result.status;
+        if let Status::Unknown(reason) = result.status {
+            report.exactness = Exactness::Unknown(Some(reason));
+        }
+        if let (Some(sink), Status::Proven | Status::Disproven) = (certificate, result.status) {
+            let mut rules_only = tsume.clone().with_knowledge(Knowledge::NONE);
+            let v = budget.with_limits(|limits| {
+                dfpn.certify(
+                    &mut rules_only,
+                    black,
+                    result.status,
+                    &mut table,
+                    &mut memo,
+                    "shogi",
+                    sink,
+                    limits,
+                )
+            });
+            if v.verdict == Verdict::Verified {
+                report.certificate_records = Some(v.stats.records);
+            }
+        }
+        if result.status != Status::Proven {
+            report.elapsed = start.elapsed();
+            return report;
+        }
+        let mut line = vec![Move::default(); config.max_plies];
+        let variation = budget.with_limits(|limits| {
+            dfpn.principal_variation(tsume, black, &mut table, &mut line, limits)
+        });
+        line.truncate(variation.len);
+        let line = complete_line(tsume, line);
+        let guess = mate_moves(tsume, &line);
+        report.line = line;
+        guess
+            .unwrap_or(u32::from(result.distance).div_ceil(2))
+            .max(1)
+    };
+    if let Some(length_time) = config.max_length_time {
+        let until = start.elapsed() + length_time;
+        budget.max_time = Some(budget.max_time.map_or(until, |max| max.min(until)));
+    }
+    if !config.exact {
+        report.exactness = Exactness::Unknown(None);
+        report.elapsed = start.elapsed();
+        return report;
+    }
+
+    // Mate within k: up from the guess to a proof, then down to a disproof.
+    let Ok(mut dfpn) =
+        Dfpn::<MateWithin>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+    else {
+        report.exactness = Exactness::Unknown(Some(Reason::MemoryLimit));
+        return report;
+    };
+    let mut within = MateWithin::new(tsume.clone(), 0);
+    let max_budget = (config.max_plies / 2) as u32;
+    let mut search = |k: u32, report: &mut TsumeReport, budget: &mut Budget| {
+        within.budget = k;
+        let result =
+            budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
+        budget.charge(&mut report.stats, &result.stats);
+        // The proof's own line is a guess at a shorter bound (its defence need not be the
+        // longest: the guess is then disproven and the bisection goes on).
+        (result.status, u32::from(result.distance).div_ceil(2))
+    };
+    let (mut upper, mut k) = (None, guess.min(max_budget));
+    let mut lower = 0; // no mate within `lower` moves is known
+    report.exactness = loop {
+        let (status, line_moves) = search(k, &mut report, &mut budget);
+        match status {
+            Status::Proven => {
+                upper = Some(k);
+                if k == lower + 1 {
+                    break Exactness::Exact;
+                }
+                // Down to the proof's own line when it is shorter, else one step; bisect once
+                // a disproof is known.
+                k = if lower == 0 {
+                    line_moves.clamp(1, k - 1)
+                } else {
+                    (lower + k) / 2
+                };
+            }
+            Status::Disproven => {
+                lower = k;
+                k = match upper {
+                    Some(u) if u == k + 1 => break Exactness::Exact,
+                    Some(u) => (k + u) / 2,
+                    None if k >= max_budget => {
+                        break Exactness::Unknown(Some(Reason::DepthLimit));
+                    }
+                    None => (k * 2).min(max_budget),
+                };
+            }
+            Status::Unknown(reason) => {
+                break match upper {
+                    Some(_) => Exactness::UpperBound(reason),
+                    None => Exactness::Unknown(Some(reason)),
+                };
+            }
+        }
+    };
+    report.mate_moves = upper;
+    if config.confirm && report.exactness == Exactness::Exact {
+        // The pair an exact length rests on: a mate within N, none within N − 1 (none within
+        // 0 needs no search). The bisection's other answers could only have misled it.
+        let n = upper.unwrap_or(0);
+        for (k, claim) in [
+            (n, Status::Proven),
+            (n.saturating_sub(1), Status::Disproven),
+        ] {
+            if k == 0 {
+                continue;
+            }
+            within.budget = k;
+            let v = budget.with_limits(|limits| {
+                dfpn.verify(&mut within, black, claim, &mut table, &mut memo, limits)
+            });
+            let walked = Stats {
+                confirm_nodes: v.stats.nodes + v.stats.search_nodes,
+                ..Stats::default()
+            };
+            budget.charge(&mut report.stats, &walked);
+            match v.verdict {
+                Verdict::Verified => {}
+                Verdict::Refuted => {
+                    report.stats.refutations += 1;
+                    report.exactness = Exactness::Unknown(Some(Reason::Unconfirmed));
+                }
+                Verdict::Unknown(reason) => report.exactness = Exactness::Unknown(Some(reason)),
+            }
+            if report.exactness != Exactness::Exact {
+                report.mate_moves = None;
+                report.elapsed = start.elapsed();
+                return report;
+            }
+        }
+    }
+
+    // The line: a longest defence against a shortest mate when N is exact.
+    if let (Some(n), Exactness::Exact) = (upper, report.exactness) {
+        within.budget = n;
+        let walked = budget.with_limits(|limits| {
+            optimal_line(
+                &mut dfpn,
+                &mut within,
+                &mut table,
+                limits,
+                &mut report.stats,
+            )
+        });
+        if let Some(line) = walked {
+            report.line = line.into_iter().map(Move::plain).collect();
+            report.line_is_optimal = true;
+        }
+    }
+    report.elapsed = start.elapsed();
+    report
+}
+
+/// Walks a longest defence against a shortest mate from `within`'s position, whose counted
+/// distance to mate is exactly its budget (see the module docs). `None` when a search stops
+/// on a limit. The position is restored.
+fn optimal_line(
+    dfpn: &mut Dfpn<'_, MateWithin>,
+    within: &mut MateWithin,
+    table: &mut Table<'_>,
+    limits: &mut Limits<'_>,
+    stats: &mut Stats,
+) -> Option<Vec<Move>> {
+    let black = Player::First;
+    let mut line = Vec::new();
+    let mut solve = |within: &mut MateWithin, table: &mut Table<'_>, limits: &mut Limits<'_>| {
+        let result = dfpn.solve(within, black, table, limits);
+        stats.accumulate(&result.stats);
+        result
+    };
+    let found = loop {
+        if line.len() > 4000 {
+            break false;
+        }
+        if within.black_to_move() {
+            let mv = if within.budget >= 1 && within.drop_square().is_none() {
+                within.tsume.mating_move()
+            } else {
+                None
+            };
+            let mv = match mv {
+                Some(mate) => Some(mate),
+                None => {
+                    let result = solve(within, table, limits);
+                    match (result.status, result.best_move) {
+                        (Status::Proven, Some(mv)) => Some(mv),
+                        _ => None,
+                    }
+                }
+            };
+            let Some(mv) = mv else { break false };
+            line.push(mv);
+            within.play(mv);
+        } else {
+            let mut replies = within.tsume.legal_moves();
+            if replies.is_empty() {
+                break true; // mated
+            }
+            // Board moves before drops: a drop is kept only where no board move lasts as long.
+            replies.sort_by_key(|mv| mv.is_drop());
+            let mut longest = None;
+            let mut any_drop = None;
+            for &reply in &replies {
+                if within.budget == 0 && !reply.is_drop() {
+                    continue;
+                }
+                any_drop = any_drop.or(reply.is_drop().then_some(reply));
+                if within.budget == 0 {
+                    break;
+                }
+                within.play(reply);
+                within.budget -= 1;
+                let result = solve(within, table, limits);
+                within.budget += 1;
+                within.undo(reply);
+                match result.status {
+                    Status::Disproven => {
+                        longest = Some(reply);
+                        break;
+                    }
+                    Status::Proven => {}
+                    Status::Unknown(_) => {
+                        undo_line(within, &line);
+                        return None;
+                    }
+                }
+            }
+            // No reply needs the whole budget: the remaining ones are futile interpositions,
+            // shown until the real mate.
+            let Some(reply) = longest.or(any_drop) else {
+                break false;
+            };
+            line.push(reply);
+            within.play(reply);
+        }
+    };
+    undo_line(within, &line);
+    found.then_some(line)
+}
+
+/// Takes back the moves of `line`, played on `within`.
+fn undo_line(within: &mut MateWithin, line: &[Move]) {
+    for &mv in line.iter().rev() {
+        within.undo(mv);
+    }
+}
+
+/// Adds the mating move to a line that ends where Black mates in one (the mate-in-one rule
+/// decides that position without naming a move).
+fn complete_line(tsume: &mut Tsume, mut line: Vec<Move>) -> Vec<Move> {
+    let played = play_legal_prefix(tsume, &line);
+    if played == line.len() && tsume.color_to_move() == Color::Black {
+        if let Some(mate) = tsume.mating_move() {
+            line.push(mate);
+        }
+    }
+    for &mv in line[..played].iter().rev() {
+        tsume.undo(mv);
+    }
+    line
+}
+
+/// Plays the moves of `line` while they are legal (and checks where Black moves); returns
+/// how many were played.
+fn play_legal_prefix(tsume: &mut Tsume, line: &[Move]) -> usize {
+    for (i, &mv) in line.iter().enumerate() {
+        let black = tsume.color_to_move() == Color::Black;
+        if !tsume.is_legal(mv) {
+            return i;
+        }
+        tsume.play(mv);
+        if black && !tsume.in_check() {
+            tsume.undo(mv);
+            return i;
+        }
+    }
+    line.len()
+}
+
+/// The number of Black moves of `line`, played from `tsume`'s position, when every Black move
+/// checks and it ends in checkmate.
+pub fn mate_moves(tsume: &mut Tsume, line: &[Move]) -> Option<u32> {
+    let played = play_legal_prefix(tsume, line);
+    let mated = played == line.len() && tsume.is_checkmate();
+    for &mv in line[..played].iter().rev() {
+        tsume.undo(mv);
+    }
+    mated.then_some(line.len().div_ceil(2) as u32)
+}
+
+/// The limits shared by every search of one [`solve_tsume`] call: each search gets what is
+/// left of the nodes and the time.
+struct Budget {
+    start: Instant,
+    max_time: Option<Duration>,
+    nodes_left: u64,
+}
+
+impl Budget {
+    /// Runs `search` with the nodes and time left.
+    fn with_limits<R>(&self, search: impl FnOnce(&mut Limits<'_>) -> R) -> R {
+        let start = self.start;
+        let mut clock = move || start.elapsed().as_micros() as u64;
+        let mut limits = Limits::nodes(self.nodes_left);
+        if let Some(max) = self.max_time {
+            limits.clock = Some(&mut clock);
+            limits.max_time_us = max.saturating_sub(start.elapsed()).as_micros() as u64;
+        }
+        search(&mut limits)
+    }
+
+    /// Charges a search's counters to the budget and to `total`.
+    fn charge(&mut self, total: &mut Stats, stats: &Stats) {
+        self.nodes_left = self.nodes_left.saturating_sub(stats.nodes);
+        total.accumulate(stats);
+    }
+}

@@ -1,0 +1,131 @@
+//! The tsume game's answers and lengths on positions whose answers are known by hand, and the
+//! SFEN parser's errors.
+//!
+//! The lengths follow the composers' conventions of `shogi::mate`: the futile-interposition
+//! position is the textbook example of the convention (the Japanese Wikipedia article on
+//! interpositions, 合駒, figure 3: a discovered check by a bishop along the long diagonal, to
+//! which every interposition is futile, is a 1-ply mate, not a 15-ply one).
+
+use proofnum::Status;
+use proofnum_games::shogi::Tsume;
+use proofnum_games::shogi::mate::{Exactness, MateConfig, solve_tsume};
+
+const CONFIG: MateConfig = MateConfig {
+    table_bytes: 16 << 20,
+    max_plies: 400,
+    max_nodes: 20_000_000,
+    max_time: None,
+    max_proof_time: None,
+    max_length_time: None,
+    exact: true,
+    confirm: true,
+    dfpn: proofnum::DfpnConfig {
+        epsilon: proofnum::Epsilon::QUARTER,
+        search_stale_entries: false,
+        weak_delta: false,
+    },
+};
+
+/// King on 1a behind its pawn on 1b; Black's pawn on 3c masks its bishop on 9i. 3c3b+ covers
+/// 2a and 2b and uncovers the bishop's check along 8h-2b; White can only interpose, and every
+/// interposition is taken by the bishop until it lands on 2b, guarded by the tokin: mate.
+const FUTILE: &str = "8k/8p/6P2/9/9/9/9/9/B8 b 2rb4g4s4n4l16p 1";
+
+fn length(sfen: &str) -> (Status, Option<u32>, Exactness, Vec<String>) {
+    let mut tsume = Tsume::from_sfen(sfen).unwrap();
+    let report = solve_tsume(&mut tsume, &CONFIG);
+    let line = report.line.iter().map(|&mv| tsume.usi(mv)).collect();
+    (report.status, report.plies(), report.exactness, line)
+}
+
+#[test]
+fn a_gold_drop_mates_in_one_ply() {
+    let (status, plies, exactness, line) = length("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1");
+    assert_eq!(status, Status::Proven);
+    assert_eq!((plies, exactness), (Some(1), Exactness::Exact));
+    assert_eq!(line, ["G*5b"]);
+}
+
+#[test]
+fn futile_interpositions_do_not_lengthen_the_mate() {
+    let (status, plies, exactness, line) = length(FUTILE);
+    assert_eq!(status, Status::Proven);
+    assert_eq!((plies, exactness), (Some(1), Exactness::Exact));
+    // The line plays the interpositions out to the real mate: the promotion first, then
+    // drops and the bishop's captures, the last on 2b.
+    assert_eq!(line[0], "3c3b+");
+    assert!(line.last().unwrap().ends_with("2b"), "{line:?}");
+}
+
+#[test]
+fn a_lone_pawn_cannot_mate() {
+    // P*5b checks, the king takes it, and Black has nothing left to check with.
+    let (status, ..) = length("4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l17p 1");
+    assert_eq!(status, Status::Disproven);
+}
+
+#[test]
+fn mate_by_a_pawn_drop_is_no_mate() {
+    // P*1b would mate (the gold guards 1b, the knight covers 2a) but is illegal; Black's only
+    // other checks, the knight's promotions on 2a and 4a, leave the king free: no mate.
+    let (status, ..) = length("8k/9/6NG1/9/9/9/9/9/9 b P2r2b3g4s3n4l17p 1");
+    assert_eq!(status, Status::Disproven);
+}
+
+#[test]
+fn sfen_errors_name_what_is_wrong() {
+    let error = |sfen: &str| Tsume::from_sfen(sfen).unwrap_err().reason;
+    assert!(error("4k4/9/9 b - 1").contains("3 ranks"));
+    assert!(error("4k5/9/9/9/9/9/9/9/9 b - 1").contains("rank 1 (a)"));
+    assert!(error("4k4/9/9/9/9/9/9/9/4X4 b - 1").contains("'X' is not a piece letter"));
+    assert!(error("4k4/9/9/9/9/9/9/9/9 w - 1").contains("White to move"));
+    assert!(error("4k4/9/9/9/9/9/9/9/9 b 19p 1").contains("above 18"));
+    assert!(error("4k4/9/9/9/9/9/9/9/9 b 3R 1").contains("3 rooks"));
+    assert!(error("4k4/9/9/9/9/9/9/9/9 b K 1").contains("king cannot be held"));
+    assert!(error("4P4/9/9/9/9/9/9/9/4k4 b - 1").contains("can never move"));
+    assert!(error("4k4/9/9/9/9/9/9/9/4+G4 b - 1").contains("cannot promote"));
+    assert!(error("4k4/9/9/9/9/9/9/9/9 b").contains("2 fields"));
+    assert!(error("4k4/4k4/9/9/9/9/9/9/9 b - 1").contains("2 kings"));
+    let long = format!("{} b - 1", "9/".repeat(300));
+    let message = Tsume::from_sfen(&long).unwrap_err().to_string();
+    assert!(message.len() < 200, "{message}");
+}
+
+#[test]
+fn the_sfen_round_trips_and_a_full_defender_hand_is_kept() {
+    let sfen = "9/9/6n2/8n/6+pl1/7Sn/4+pp1k1/7N1/7s+R b R2B4g2s3l15p 1";
+    let tsume = Tsume::from_sfen(sfen).unwrap();
+    assert_eq!(tsume.sfen(), sfen);
+    assert_eq!(tsume.remaining_pieces(), [0; 7]);
+    assert_eq!(tsume.hand(haitaka::Color::White), [15, 3, 0, 2, 0, 0, 4]);
+}
+
+#[test]
+fn packed_hands_compare_kind_by_kind() {
+    use proofnum_games::shogi::{hand_dominates, pack_hand};
+    let hands: Vec<[u8; 7]> = vec![
+        [0; 7],
+        [18, 4, 4, 4, 2, 2, 4],
+        [1, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 1],
+        [17, 4, 4, 4, 2, 2, 4],
+        [3, 1, 0, 2, 1, 0, 1],
+        [2, 1, 0, 2, 1, 1, 1],
+        [3, 0, 4, 2, 0, 2, 1],
+    ];
+    for a in &hands {
+        for b in &hands {
+            let expected = a.iter().zip(b).all(|(x, y)| x >= y);
+            assert_eq!(
+                hand_dominates(pack_hand(a), pack_hand(b)),
+                expected,
+                "{a:?} {b:?}"
+            );
+        }
+    }
+    let tsume = Tsume::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+    assert_eq!(
+        tsume.packed_hand(haitaka::Color::Black),
+        pack_hand(&[0, 0, 0, 0, 0, 0, 1])
+    );
+}

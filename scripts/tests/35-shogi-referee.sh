@@ -1,0 +1,16 @@
+# The tsume-shogi referee: proofnum on a few short problems of the Open Tsume collection
+# (games/suites/tsume-open.jsonl), then every mating line replayed by cshogi (PyPI, GPL-3.0,
+# used only as a separate process: scripts/tsume_referee.py), which checks that each Black
+# move is a legal check and that the line ends in checkmate. The suite runner itself fails on
+# any wrong or disputed answer (lines replayed on rsshogi's board too); the referee fails on
+# any line it rejects and when fewer lines than problems arrive (a problem left unproven).
+# About a minute after the release build, most of it pip.
+venv=target/shogi-referee-venv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check cshogi
+lines=target/tsume-ci-lines.tsv
+problems=musou-055,musou-077,zukou-036,zukou-092
+cargo run --release --example tsumesuite -- run games/suites/tsume-open.jsonl \
+    --ids "$problems" --cap 30 --length-cap 30 --table-mib 256 --lines "$lines"
+"$venv/bin/python" scripts/tsume_referee.py --expect 4 < "$lines"

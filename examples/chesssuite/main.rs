@@ -8,7 +8,10 @@
 //! cargo run --release --example chesssuite -- prove games/suites/chess-mates.epd --max-mid 300000
 //! ```
 
+#[path = "../common/baseline.rs"]
+mod baseline;
 mod bench;
+mod dive;
 mod epd;
 mod generate;
 mod oracle;
@@ -16,6 +19,8 @@ mod prove;
 mod replay;
 mod run;
 mod solve;
+#[path = "../common/trace.rs"]
+mod trace;
 
 use clap::{Args, Parser, Subcommand};
 use proofnum_games::chess::Knowledge;
@@ -56,6 +61,19 @@ enum Command {
         /// Lines with a mate of at least this many moves.
         #[arg(long, default_value_t = 5)]
         min_mate: u32,
+        /// And at most this many.
+        #[arg(long, default_value_t = u32::MAX)]
+        max_mate: u32,
+        /// Compare with this baseline (`benches/baselines/chess-mates.tsv`).
+        #[arg(long)]
+        baseline: Option<String>,
+        /// Write the figures as a baseline to this file.
+        #[arg(long)]
+        write_baseline: Option<String>,
+        /// Positions proofnum's distance search (`solve_mate`) may evaluate per line: a cap
+        /// that, unlike the time, gives the same figures on every run.
+        #[arg(long, default_value_t = u64::MAX)]
+        solve_positions: u64,
         /// Seconds per program and run.
         #[arg(long = "cap", default_value_t = 10.0)]
         cap_s: f64,
@@ -65,6 +83,19 @@ enum Command {
         /// proofnum's table and Stockfish's hash, MiB.
         #[arg(long, default_value_t = 64)]
         memory_mib: u32,
+    },
+    /// Where one proof goes deep: MID calls per depth and the line of the deepest dive.
+    Dive {
+        /// The suite (EPD lines with `bm #N`).
+        file: String,
+        /// The line's id.
+        id: String,
+        /// MID calls for the proof.
+        #[arg(long = "max-mid", default_value_t = 2_000_000)]
+        max_mid_calls: u64,
+        /// proofnum's table, MiB.
+        #[arg(long, default_value_t = 64.0)]
+        table_mib: f64,
     },
     /// df-pn alone on the mates, with a MID-call budget, so that counts repeat exactly.
     Prove {
@@ -170,12 +201,20 @@ fn main() {
         Command::Bench {
             file,
             min_mate,
+            max_mate,
+            baseline,
+            write_baseline,
+            solve_positions,
             cap_s,
             runs,
             memory_mib,
         } => {
             let options = bench::Options {
                 min_mate,
+                max_mate,
+                baseline,
+                write_baseline,
+                solve_positions,
                 cap_s,
                 runs: runs as usize,
                 memory_mib,
@@ -189,6 +228,19 @@ fn main() {
                 },
             };
             finish(bench::bench(&file, &read_suite(&file), &options));
+        }
+        Command::Dive {
+            file,
+            id,
+            max_mid_calls,
+            table_mib,
+        } => {
+            let lines = read_suite(&file);
+            let Some(line) = lines.iter().find(|l| l.id == id) else {
+                eprintln!("{file}: no line {id:?}");
+                std::process::exit(2)
+            };
+            finish(dive::dive(line, max_mid_calls, table_mib).map(|()| true));
         }
         Command::Prove {
             file,

@@ -43,6 +43,10 @@ pub struct Solved {
     pub mid_calls: u64,
     /// Wall time of everything (proof, distance, line).
     pub seconds: f64,
+    /// The deepest ply any of its searches reached.
+    pub max_depth: u32,
+    /// Whether N is exact, a bound (and why), or unknown (and why).
+    pub exactness: Exactness,
 }
 
 /// One proof alone, for the benchmark.
@@ -57,6 +61,8 @@ pub struct Proved {
     pub table_hits: u64,
     /// Its wall time, the table's clearing excluded.
     pub seconds: f64,
+    /// The deepest ply it reached.
+    pub max_depth: u32,
 }
 
 /// Memory for the benchmark's proofs, kept across lines, and the settings of both.
@@ -69,6 +75,9 @@ pub struct Solver {
     pub knowledge: Knowledge,
     /// MID calls of a checks-only search tried before the full one (0: none).
     pub checks_first: u64,
+    /// Positions `solve` may evaluate in all its searches together (a deterministic cap;
+    /// `u64::MAX`: none but the time cap).
+    pub max_positions: u64,
 }
 
 impl Solver {
@@ -80,6 +89,7 @@ impl Solver {
             checks_only,
             knowledge: Knowledge::ALL,
             checks_first: 0,
+            max_positions: u64::MAX,
         }
     }
 
@@ -104,6 +114,7 @@ impl Solver {
         let config = MateConfig {
             table_bytes: self.table_memory.len(),
             max_time: Some(Duration::from_secs_f64(cap_s)),
+            max_nodes: self.max_positions,
             ..MateConfig::default()
         };
         let report = solve_mate(&mut game, chess::player(attacker), &config);
@@ -121,6 +132,8 @@ impl Solver {
             claim,
             mid_calls: report.stats.mid_calls,
             seconds: report.elapsed.as_secs_f64(),
+            max_depth: report.stats.max_depth,
+            exactness: report.exactness,
         })
     }
 
@@ -168,6 +181,7 @@ impl Solver {
                     nodes: r.stats.nodes,
                     table_hits: r.stats.table.hits,
                     seconds: start.elapsed().as_secs_f64(),
+                    max_depth: r.stats.max_depth,
                 });
             }
         }
@@ -179,6 +193,7 @@ impl Solver {
             nodes: result.stats.nodes,
             table_hits: result.stats.table.hits,
             seconds: start.elapsed().as_secs_f64(),
+            max_depth: result.stats.max_depth,
         })
     }
 }

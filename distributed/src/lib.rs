@@ -20,8 +20,9 @@
 //! - **Messages** ([`wire`]) are arrays of 64-bit words over a [`Link`]: [`MpiLink`] (rsmpi,
 //!   point-to-point) or [`LocalLink`] (channels between threads, for tests without `mpirun`).
 //! - **Checkpoints** ([`checkpoint`]) of the tree and the coordinator's table are written
-//!   atomically every few minutes, on a signal, and when a search stops unsolved; a solve
-//!   resumed from one continues where it was.
+//!   atomically every few minutes, on a signal or a trigger file, when the run is ended from
+//!   outside (given a moment's grace), and when a search stops unsolved; a solve resumed from
+//!   one continues where it was.
 //! - **A rank that falls silent** with jobs for [`Settings::rank_timeout`] is given up and its
 //!   jobs go to the others (their tickets are abandoned, so a late result is refused). Under
 //!   `mpirun` a rank that dies usually ends the whole run at once; `solve_mpi` then reports it
@@ -98,7 +99,11 @@ pub enum Error {
     /// A checkpoint's tree is not a tree.
     Snapshot(proofnum::parallel::SnapshotError),
     /// The run was ended from outside ([`Signals::terminate`]).
-    Terminated,
+    Terminated {
+        /// Whether a last checkpoint was written on the way out ([`Signals::grace`]); if
+        /// not, the last checkpoint is whatever was written before, if anything.
+        checkpointed: bool,
+    },
 }
 
 impl fmt::Display for Error {
@@ -123,7 +128,15 @@ impl fmt::Display for Error {
             Error::Checkpoint(e) => write!(f, "checkpoint: {e}"),
             Error::Resume(why) => write!(f, "cannot resume: {why}"),
             Error::Snapshot(e) => write!(f, "cannot resume: {e}"),
-            Error::Terminated => f.write_str("the run was ended from outside (SIGTERM)"),
+            Error::Terminated { checkpointed } => write!(
+                f,
+                "the run was ended from outside (SIGTERM){}",
+                if *checkpointed {
+                    "; a last checkpoint was written"
+                } else {
+                    ""
+                }
+            ),
         }
     }
 }

@@ -272,6 +272,7 @@ fn a_resumed_solve_continues_with_fewer_mid_calls_than_from_scratch() {
         every: None,
         label: format!("connect4 {}", MIDDLE.0),
         announce: false,
+        trigger: None,
     };
     // Stopped halfway by a work limit: a checkpoint is written at the unsolved end.
     {
@@ -333,6 +334,7 @@ fn a_resume_without_a_ranks_table_file_is_refused_naming_the_file() {
         every: None,
         label: "middle".into(),
         announce: false,
+        trigger: None,
     };
     let link = workers(LocalLink::connect(2), &game);
     let mut c = Coordinator::new(&link, settings(500))
@@ -421,6 +423,7 @@ fn a_checkpoint_that_cannot_be_written_keeps_the_last_one_and_the_search_goes_on
         every: None,
         label: "middle".into(),
         announce: false,
+        trigger: None,
     };
     // Writable when the solve starts; once the ranks have said hello, a directory takes the
     // file's place: its temporary file is written, the rename fails (as a full disk fails the
@@ -435,6 +438,7 @@ fn a_checkpoint_that_cannot_be_written_keeps_the_last_one_and_the_search_goes_on
         .with_signals(proofnum_mpi::Signals {
             checkpoint_now: Some(&now),
             terminate: None,
+            ..Default::default()
         });
     // Asked for at once (as by SIGUSR1): it fails, the search goes on to the answer.
     let r = c
@@ -494,6 +498,7 @@ fn a_checkpoint_path_that_cannot_be_written_is_refused_before_the_solve() {
                 every: None,
                 label: "middle".into(),
                 announce: false,
+                trigger: None,
             });
         match c.solve_value(&game, &mut ParallelLimits::none(), None) {
             Err(e @ Error::Checkpoint(_)) => {
@@ -523,6 +528,7 @@ fn a_checkpoint_of_another_solve_is_refused() {
         every: None,
         label: label.into(),
         announce: false,
+        trigger: None,
     };
     let link = workers(LocalLink::connect(2), &game);
     let mut c = Coordinator::new(&link, settings(500))

@@ -81,6 +81,7 @@ fn plan(path: &Path, label: &str, every: Option<Duration>) -> CheckpointPlan {
         every,
         label: label.into(),
         announce: false,
+        trigger: None,
     }
 }
 

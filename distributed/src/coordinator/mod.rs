@@ -7,7 +7,9 @@
 //! nothing for [`Settings::rank_timeout`] while it has jobs is given up: its jobs go back to
 //! the tree (their tickets are abandoned, so a late result is refused) and to other ranks.
 //! Checkpoints are written every [`CheckpointPlan::every`], when [`Signals::checkpoint_now`]
-//! is set, and when a search ends unsolved (a limit or a stop), so it can be resumed: the
+//! is set or the [`CheckpointPlan::trigger`] file appears, when the run is ended from outside
+//! with time to spare ([`Signals::grace`]), and when a search ends unsolved (a limit or a
+//! stop), so it can be resumed: the
 //! coordinator writes the tree and its table ([`crate::checkpoint`]) and asks every rank to
 //! write its own table beside it. A solve with checkpoints first checks that their path can be
 //! written ([`checkpoint::check_writable`]) and fails at once if not; a checkpoint that fails
@@ -93,6 +95,10 @@ pub struct CheckpointPlan {
     pub label: String,
     /// Print a line to standard error for each checkpoint written.
     pub announce: bool,
+    /// A file whose appearance asks for a checkpoint now (looked for a few times a second;
+    /// removed once the checkpoint is written, or has failed): `touch` it from anywhere the
+    /// file system reaches, where a signal needs rank 0's host and pid. `None`: no trigger.
+    pub trigger: Option<PathBuf>,
 }
 
 /// Flags set from outside (by signal handlers) that the coordinator polls.
@@ -100,8 +106,20 @@ pub struct CheckpointPlan {
 pub struct Signals<'a> {
     /// Write a checkpoint now (the coordinator clears it).
     pub checkpoint_now: Option<&'a AtomicBool>,
-    /// The run is being ended from outside: return [`Error::Terminated`] at once.
+    /// The run is being ended from outside (SIGTERM: Open MPI's `mpirun` sends it to every
+    /// rank on Ctrl-C, and to the others when a rank dies): stop the search and return
+    /// [`Error::Terminated`], after a last checkpoint when [`grace`](Self::grace) allows.
     pub terminate: Option<&'a AtomicBool>,
+    /// How long the process may still run once [`terminate`](Self::terminate) is set, before
+    /// it is killed (`mpirun` waits its `odls_base_sigkill_timeout`, 1 s by default, between
+    /// SIGTERM and SIGKILL). Zero (the default): return at once, the last checkpoint as it
+    /// was. Above zero, with a [`CheckpointPlan`]: ask every rank for its table, wait for their
+    /// answers up to 80% of it, then write the checkpoint, listing the ranks that answered
+    /// (those that did not start empty on a resume, or from an older file of theirs). Without
+    /// [`Settings::coordinator_threads`], that checkpoint leaves out the coordinator's table
+    /// (only solved positions the ranks reported, which their tables hold), so that it takes
+    /// milliseconds; with them, it is written, and the ranks get 60%.
+    pub grace: Duration,
 }
 
 /// What a distributed search found.

@@ -37,6 +37,9 @@ const LOCAL_POLL: Duration = Duration::from_micros(200);
 /// The longest one wait for messages lasts, so timers and signals are seen.
 pub(super) const WAIT: Duration = Duration::from_millis(2);
 
+/// How often the checkpoint trigger file is looked for.
+const TRIGGER_LOOK: Duration = Duration::from_millis(250);
+
 /// One job slot: (rank, slot on that rank).
 pub(super) type Slot = (usize, u64);
 
@@ -60,6 +63,8 @@ pub(super) struct Run<'r, 'p, M> {
     pub(super) children: Vec<(M, Numbers, bool)>,
     pub(super) started: Instant,
     pub(super) last_checkpoint: Instant,
+    /// When the plan's trigger file was last looked for.
+    pub(super) trigger_looked: Instant,
 }
 
 impl<'l, L: Link> Coordinator<'l, L> {
@@ -116,6 +121,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
             children: Vec::new(),
             started: now,
             last_checkpoint: now,
+            trigger_looked: now,
         };
         let job_tables = (1..size).filter(|&r| !self.lost[r]).count()
             + (self.settings.coordinator_threads > 0) as usize;
@@ -176,16 +182,28 @@ impl<'l, L: Link> Coordinator<'l, L> {
             let driven = self.drive(
                 &mut run, game, attacker, question, table, &mut pool, finished,
             );
-            let drained = match &driven {
-                Err(Error::Terminated) => Ok(()),
-                _ => self.drain::<G>(&mut run, &mut pool),
+            let mut outcome = match driven {
+                Err(Error::Terminated { .. }) => driven,
+                _ => {
+                    let drained = self.drain::<G>(&mut run, &mut pool);
+                    driven.and(drained)
+                }
             };
+            if let Err(Error::Terminated { .. }) = outcome {
+                // The ranks go on with their jobs while they save their tables (as for any
+                // checkpoint); this rank's own slots stop.
+                if let Some(p) = &pool {
+                    p.cancel();
+                }
+                outcome =
+                    Err(self.last_checkpoint(&mut run, game, attacker, question, table, finished));
+            }
             if let Some(p) = &pool {
                 let r = &mut run.stats.ranks[COORDINATOR];
                 (r.jobs, r.busy_ns) = (p.jobs, p.busy_ns);
                 r.elapsed_ns = run.started.elapsed().as_nanos() as u64;
             }
-            driven.and(drained)
+            outcome
         });
         limits.progress = run.scheduler.take_progress();
         outcome?;
@@ -198,7 +216,7 @@ impl<'l, L: Link> Coordinator<'l, L> {
             }
             // The search is over: the ranks are idle, so wait until their tables are written,
             // and the checkpoint is whole when the solve returns.
-            self.await_saved(&mut run);
+            self.await_saved(&mut run, None);
         }
         Ok(self.result(run))
     }
@@ -271,7 +289,9 @@ impl<'l, L: Link> Coordinator<'l, L> {
             .terminate
             .is_some_and(|t| t.load(Ordering::Relaxed))
         {
-            Err(Error::Terminated)
+            Err(Error::Terminated {
+                checkpointed: false,
+            })
         } else {
             Ok(())
         }
@@ -377,7 +397,8 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 .as_ref()
                 .and_then(|p| p.every)
                 .is_some_and(|every| run.last_checkpoint.elapsed() >= every);
-            if (now_requested || due)
+            let trigger = self.trigger_pulled(run);
+            if (now_requested || due || trigger.is_some())
                 && self.plan.is_some()
                 && let Err(e) = self.checkpoint(run, game, attacker, question, table, finished)
             {
@@ -387,7 +408,31 @@ impl<'l, L: Link> Coordinator<'l, L> {
                 run.last_checkpoint = Instant::now();
                 eprintln!("proofnum-mpi: {e}; the previous checkpoint is kept, the search goes on");
             }
+            if let Some(trigger) = trigger
+                && let Err(e) = std::fs::remove_file(&trigger)
+                && e.kind() != std::io::ErrorKind::NotFound
+            {
+                // Left there, it would ask again and again: look for it no more.
+                eprintln!(
+                    "proofnum-mpi: cannot remove the checkpoint trigger {}: {e}; it is no longer \
+                     watched",
+                    trigger.display()
+                );
+                if let Some(plan) = &mut self.plan {
+                    plan.trigger = None;
+                }
+            }
         }
+    }
+
+    /// The plan's trigger file, when it has appeared (looked for every [`TRIGGER_LOOK`]).
+    fn trigger_pulled<M>(&self, run: &mut Run<'_, '_, M>) -> Option<std::path::PathBuf> {
+        let trigger = self.plan.as_ref()?.trigger.as_ref()?;
+        if run.trigger_looked.elapsed() < TRIGGER_LOOK {
+            return None;
+        }
+        run.trigger_looked = Instant::now();
+        trigger.exists().then(|| trigger.clone())
     }
 
     /// The next result from a local slot or a rank (other messages are only noted), waiting

@@ -20,7 +20,8 @@ ranks=${RANKS:-1 2 4}
 table_mib=${TABLE_MIB:-64}
 extra=${EXTRA:-}
 cap=${CAP:-600}
-cargo build --release -p proofnum-mpi --example solve_mpi >/dev/null 2>&1
+cargo build --release -p proofnum-mpi --bin solve_mpi >/dev/null 2>&1
+solve_mpi=${CARGO_TARGET_DIR:-target}/release/solve_mpi
 mpirun=(mpirun --oversubscribe --bind-to none)
 if [ "$(id -u)" = 0 ]; then mpirun+=(--allow-run-as-root); fi
 
@@ -39,7 +40,7 @@ for round in $(seq "$runs"); do
     for p in "${positions[@]}"; do
         read -r game position attacker <<<"$p"
         for np in $ranks; do
-            out=$(timeout "$cap" "${mpirun[@]}" -np "$np" target/release/examples/solve_mpi "$game" "$position" \
+            out=$(timeout "$cap" "${mpirun[@]}" -np "$np" "$solve_mpi" "$game" "$position" \
                 --attacker "$attacker" --threads 1 --table-mib "$table_mib" --quiet $extra)
             # One line per run: position np mid time idle jobs messages bytes ops/s answer
             echo "$out" | awk -v pos="$game ${position:0:12}" -v np="$np" '

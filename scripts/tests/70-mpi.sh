@@ -13,13 +13,22 @@
 #   - a --checkpoint path that cannot be written: bad input (exit 2) before anything is
 #     searched or printed;
 #   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
-#     clear error naming the last checkpoint, and that checkpoint resumes to the same answer;
-#   - a worker rank stopped mid-solve (SIGSTOP) is given up, and the run ends with the answer.
-# About 2 minutes after the release build (the README's distributed section has the figures).
+#     last checkpoint (the surviving ranks' tables) and the command that resumes, which
+#     resumes to the same answer;
+#   - a worker rank stopped mid-solve (SIGSTOP) is given up, and the run ends with the answer;
+#   - the guide's commands as written (in a scratch directory): a run that says rank 0's pid
+#     and the commands that drive it, a checkpoint on the --checkpoint-trigger file, a stop on
+#     the --stop-trigger file that prints the command that resumes, that command, Ctrl-C at
+#     mpirun (SIGINT to mpirun, which ends the ranks with SIGTERM) with a last checkpoint and
+#     the command that resumes, and that command to Connect Four 4453's known value;
+#   - `solve_mpi` built as an example (its old name) is the same program.
+# About 3 minutes after the release build (the README's distributed section has the figures).
 set -euo pipefail
 
-cargo build --release -p proofnum-mpi --examples
-bin=target/release/examples
+cargo build --release -p proofnum-mpi --bins --examples
+target=$(realpath "${CARGO_TARGET_DIR:-target}")
+bin=$target/release/examples
+solve_mpi=$target/release/solve_mpi
 mpirun=(mpirun --oversubscribe)
 if [ "$(id -u)" = 0 ]; then mpirun+=(--allow-run-as-root); fi
 deadline=300
@@ -41,7 +50,7 @@ value() { grep '^value:' "$1"; }
 mid_calls() { sed -n 's/^MID calls: \([0-9,]*\) .*/\1/p' "$1" | tr -d ,; }
 
 # Connect Four 444444: First wins (the README's first command), 1.57 M MID calls serially.
-solve=("$bin/solve_mpi" connect4 444444 --quiet --threads 1 --table-mib 16)
+solve=("$solve_mpi" connect4 444444 --quiet --threads 1 --table-mib 16)
 echo "+ checkpoint mid-solve and resume (2 ranks, one job thread)"
 timeout "$deadline" "${mpirun[@]}" -np 2 "${solve[@]}" >"$work/scratch.txt"
 scratch=$(mid_calls "$work/scratch.txt")
@@ -67,7 +76,7 @@ echo "from scratch $scratch MID calls; stopped, then resumed with $resumed more;
 # The same checkpoint for another position, or another game: refused with a clear error.
 for other in "connect4 4444" "tictactoe 5"; do
     status=0
-    timeout "$deadline" "${mpirun[@]}" -np 2 "$bin/solve_mpi" $other --quiet --table-mib 16 \
+    timeout "$deadline" "${mpirun[@]}" -np 2 "$solve_mpi" $other --quiet --table-mib 16 \
         --checkpoint "$work/a.ck" --resume >"$work/other.txt" 2>"$work/other.err" || status=$?
     if [ "$status" != 4 ] ||
         ! grep -q "^error: cannot resume: the checkpoint is of \"connect4 444444\", not \"$other\"" \
@@ -119,11 +128,12 @@ rank_pid() {
 }
 
 # Connect Four 12345: Second (to move) wins, 5.9 M MID calls serially: long enough to signal.
-long=("$bin/solve_mpi" connect4 12345 --quiet --table-mib 16 --checkpoint "$work/b.ck")
+long=("$solve_mpi" connect4 12345 --quiet --table-mib 16 --checkpoint "$work/b.ck")
 echo "+ SIGUSR1 to rank 0, then SIGKILL to rank 2 (3 ranks)"
-# mpirun follows its SIGTERM with SIGKILL after odls_base_sigkill_timeout (1 s by default): on
-# a loaded machine rank 0 may need longer to name its checkpoint and exit, so it gets 10 s.
-timeout "$deadline" "${mpirun[@]}" --mca odls_base_sigkill_timeout 10 -np 3 "${long[@]}" \
+# mpirun follows its SIGTERM with SIGKILL after odls_base_sigkill_timeout (1 s by default):
+# rank 0 waits 80% of it for the ranks' tables (rank 2, dead, never answers), then writes the
+# tree; on a loaded machine 1 s may not be enough to say so, so it gets 4 s.
+timeout "$deadline" "${mpirun[@]}" --mca odls_base_sigkill_timeout 4 -np 3 "${long[@]}" \
     >"$work/killed.txt" 2>"$work/killed.err" &
 run=$!
 for _ in $(seq 100); do
@@ -142,13 +152,14 @@ kill -KILL "$worker"
 status=0
 wait "$run" || status=$?
 if [ "$status" = 0 ] || [ "$status" = 124 ] ||
-    ! grep -q '^checkpoint: ' "$work/killed.err" ||
-    ! grep -q "the last checkpoint is $work/b.ck" "$work/killed.err"; then
-    echo "a killed rank should end the run with the last checkpoint named (exit $status):"
+    [ "$(grep -c '^checkpoint: ' "$work/killed.err")" != 2 ] ||
+    ! grep -q "the last checkpoint is $work/b.ck (written just now); resume with:" \
+        "$work/killed.err"; then
+    echo "a killed rank should end the run with a last checkpoint named (exit $status):"
     cat "$work/killed.txt" "$work/killed.err"
     exit 1
 fi
-grep '^error:' "$work/killed.err"
+grep '^stopped:' "$work/killed.err"
 timeout "$deadline" "${mpirun[@]}" -np 3 "${long[@]}" --resume >"$work/after-kill.txt"
 if [ "$(value "$work/after-kill.txt")" != "value: Win for the side to move (win for Second)" ]; then
     echo "resumed after the kill:"
@@ -161,7 +172,7 @@ echo "killed rank: clear error, resumed to $(value "$work/after-kill.txt")"
 # others finish the solve, and the run ends (MPI_Abort: MPI_Finalize would wait for the stopped
 # rank) with the answer's exit code instead of hanging.
 echo "+ SIGSTOP to rank 2 (3 ranks, --rank-timeout 2)"
-timeout "$deadline" "${mpirun[@]}" -np 3 "$bin/solve_mpi" connect4 12345 --quiet --table-mib 16 \
+timeout "$deadline" "${mpirun[@]}" -np 3 "$solve_mpi" connect4 12345 --quiet --table-mib 16 \
     --threads 1 --rank-timeout 2 >"$work/stopped-rank.txt" 2>"$work/stopped-rank.err" &
 run=$!
 for _ in $(seq 100); do
@@ -182,4 +193,100 @@ if [ "$status" != 0 ] ||
     exit 1
 fi
 echo "stopped rank: given up, $(value "$work/stopped-rank.txt")"
+
+# Waits up to 60 s for the shell condition $1.
+wait_for() {
+    for _ in $(seq 600); do
+        if eval "$1"; then return 0; fi
+        sleep 0.1
+    done
+    echo "waited 60 s for: $1"
+    exit 1
+}
+# The one line after "resume with:" in file $1: the command that resumes.
+resume_line() { grep -A1 'resume with:$' "$1" | tail -n 1 | sed 's/^  //'; }
+# Runs a printed resume command, as root with what mpirun needs as root (the guide says so).
+run_printed() { timeout "$deadline" bash -c "$1"; }
+
+echo "+ the guide's commands: a checkpoint and a stop on trigger files, Ctrl-C at mpirun, resumes"
+guide=$work/guide
+mkdir "$guide"
+ln -s "$target" "$guide/target"
+as_root=()
+if [ "$(id -u)" = 0 ]; then as_root=(--allow-run-as-root); fi
+# As written in the guide (only --allow-run-as-root added as root, as the guide says).
+start=(mpirun --oversubscribe "${as_root[@]}" -np 3 target/release/solve_mpi connect4 4453
+    --checkpoint c4.ck --checkpoint-trigger c4.ck.now --stop-trigger c4.ck.stop)
+(cd "$guide" && timeout "$deadline" "${start[@]}") >"$work/guide1.txt" 2>"$work/guide1.err" &
+run=$!
+wait_for "grep -q '^solve_mpi: rank 0 is pid' '$work/guide1.err'"
+pid=$(sed -n 's/^solve_mpi: rank 0 is pid \([0-9]*\) on .*/\1/p' "$work/guide1.err")
+if ! grep -q "^  checkpoint now: kill -USR1 $pid   or: touch $guide/c4.ck.now\$" "$work/guide1.err" ||
+    ! grep -q "^  stop with a checkpoint: kill -INT $pid   or: touch $guide/c4.ck.stop   or: Ctrl-C" \
+        "$work/guide1.err" ||
+    [ "$(tr '\0' '\n' <"/proc/$pid/environ" | grep OMPI_COMM_WORLD_RANK=)" != OMPI_COMM_WORLD_RANK=0 ]
+then
+    echo "rank 0 should say its pid and the commands that drive it:"
+    cat "$work/guide1.err"
+    exit 1
+fi
+touch "$guide/c4.ck.now"
+# Rank 0 removes the trigger once the checkpoint is written.
+wait_for "[ ! -e '$guide/c4.ck.now' ]"
+test -s "$guide/c4.ck"
+grep -q '^checkpoint: c4.ck ' "$work/guide1.err"
+touch "$guide/c4.ck.stop"
+status=0
+wait "$run" || status=$?
+resume=$(resume_line "$work/guide1.err")
+if [ "$status" != 1 ] || ! grep -q '^value: unknown (stopped' "$work/guide1.txt" ||
+    [ -e "$guide/c4.ck.stop" ] ||
+    ! grep -q '^stopped (stopped.*); the checkpoint is c4.ck; resume with:$' "$work/guide1.err" ||
+    [ "$resume" != "(cd $guide && ${start[*]} --resume)" ]; then
+    echo "the stop trigger should stop the run (exit 1) and print the command that resumes" \
+        "(exit $status):"
+    cat "$work/guide1.txt" "$work/guide1.err"
+    exit 1
+fi
+echo "trigger files: a checkpoint, then a stop (exit 1) that printed: $resume"
+# The printed command, interrupted as by Ctrl-C at mpirun (the terminal's SIGINT goes to
+# mpirun alone; the ranks have process groups of their own), after its first checkpoint.
+run_printed "$resume" >"$work/guide2.txt" 2>"$work/guide2.err" &
+run=$!
+wait_for "grep -q '^solve_mpi: rank 0 is pid' '$work/guide2.err'"
+pid=$(sed -n 's/^solve_mpi: rank 0 is pid \([0-9]*\) on .*/\1/p' "$work/guide2.err")
+mpirun_pid=$(ps -o ppid= -p "$pid" | tr -d ' ')
+touch "$guide/c4.ck.now"
+wait_for "[ ! -e '$guide/c4.ck.now' ]"
+kill -INT "$mpirun_pid"
+status=0
+wait "$run" || status=$?
+resume=$(resume_line "$work/guide2.err")
+# Open MPI's mpirun exits with 1 when interrupted, whatever the ranks' codes.
+if [ "$status" != 1 ] ||
+    ! grep -q '^stopped: the run was ended from outside (SIGTERM.*); the last checkpoint is c4.ck (written just now); resume with:$' \
+        "$work/guide2.err" ||
+    [ "$resume" != "(cd $guide && ${start[*]} --resume)" ]; then
+    echo "Ctrl-C at mpirun should end the run with a last checkpoint and the command that" \
+        "resumes (exit $status):"
+    cat "$work/guide2.txt" "$work/guide2.err"
+    exit 1
+fi
+echo "Ctrl-C at mpirun: a last checkpoint, and the same command to resume"
+# As the guide writes the resume (the checkpoint trigger left out), to the known value.
+(cd "$guide" && timeout "$deadline" mpirun --oversubscribe "${as_root[@]}" -np 3 \
+    target/release/solve_mpi connect4 4453 --checkpoint c4.ck --resume) >"$work/guide3.txt"
+if [ "$(value "$work/guide3.txt")" != "value: Loss for the side to move (win for Second)" ] ||
+    ! grep -q '^  (this run; the runs it resumed made [0-9,]* MID calls before)' "$work/guide3.txt"
+then
+    echo "resumed twice:"
+    cat "$work/guide3.txt"
+    exit 1
+fi
+echo "resumed twice: $(value "$work/guide3.txt")"
+
+# The example of the old name is the same program.
+"${mpirun[@]}" -np 1 "$bin/solve_mpi" --help >"$work/example-help.txt"
+"${mpirun[@]}" -np 1 "$solve_mpi" --help | cmp - "$work/example-help.txt"
+echo "the example solve_mpi: the same program"
 echo "distributed checks: $SECONDS s"

@@ -709,3 +709,126 @@ fn a_game_that_panics_in_a_job_thread_of_rank_0_does_not_hang_the_solve() {
         .unwrap_or_default();
     assert!(message.contains("a game with a bug"), "{message}");
 }
+
+/// Rank 0's link, setting `flag` once `after` job results have come in.
+struct AfterResults<'f> {
+    link: LocalLink,
+    after: usize,
+    seen: std::sync::atomic::AtomicUsize,
+    flag: &'f std::sync::atomic::AtomicBool,
+}
+
+impl Link for AfterResults<'_> {
+    fn rank(&self) -> usize {
+        self.link.rank()
+    }
+
+    fn size(&self) -> usize {
+        self.link.size()
+    }
+
+    fn send(&self, to: usize, words: &[u64]) {
+        self.link.send(to, words);
+    }
+
+    fn receive(&self, wait: Duration) -> Option<(usize, Vec<u64>)> {
+        use std::sync::atomic::Ordering;
+        let received = self.link.receive(wait);
+        if let Some((_, words)) = &received
+            && let Ok(Message::Done(_)) = Message::decode(words)
+            && self.seen.fetch_add(1, Ordering::Relaxed) + 1 == self.after
+        {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+        received
+    }
+}
+
+/// SIGTERM (mpirun's, on Ctrl-C): with time granted, the coordinator asks the ranks for their
+/// tables, writes the tree listing the ranks that answered, and the solve resumes from it to
+/// the right answer; without, it leaves at once and writes nothing.
+#[test]
+fn the_run_ended_from_outside_writes_a_last_checkpoint_that_resumes() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize};
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let path = temp_file("terminated");
+    let plan = CheckpointPlan {
+        path: path.clone(),
+        every: None,
+        label: format!("connect4 {}", MIDDLE.0),
+        announce: false,
+        trigger: None,
+    };
+    for grace in [Duration::ZERO, Duration::from_secs(60)] {
+        let terminate = AtomicBool::new(false);
+        let link = AfterResults {
+            link: workers(LocalLink::connect(3), &game),
+            after: 20,
+            seen: AtomicUsize::new(0),
+            flag: &terminate,
+        };
+        let mut c = Coordinator::new(&link, settings(500))
+            .unwrap()
+            .with_checkpoints(plan.clone())
+            .with_signals(proofnum_mpi::Signals {
+                terminate: Some(&terminate),
+                grace,
+                ..Default::default()
+            });
+        let e = c
+            .solve_value(&game, &mut ParallelLimits::none(), None)
+            .unwrap_err();
+        c.finish();
+        let checkpointed = !grace.is_zero();
+        assert!(
+            matches!(e, Error::Terminated { checkpointed: c } if c == checkpointed),
+            "{e:?}"
+        );
+        assert_eq!(path.exists(), checkpointed);
+    }
+    let checkpoint = Checkpoint::read(&path).unwrap();
+    assert_eq!(checkpoint.rank_files, Some(vec![1, 2]));
+    assert!(checkpoint.tree.stats.mid_calls > 0);
+    for rank in [1, 2] {
+        assert!(path.with_file_name(format!("solve.ck.rank{rank}")).exists());
+    }
+    let link = workers(LocalLink::connect(3), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(plan);
+    let r = c
+        .solve_value(&game, &mut ParallelLimits::none(), Some(&checkpoint))
+        .unwrap();
+    c.finish();
+    assert_eq!(r.value, Ok(MIDDLE.1));
+    assert_eq!(r.stats.resumed_mid_calls, checkpoint.tree.stats.mid_calls);
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+/// A trigger file asks for a checkpoint, and is removed once it is written.
+#[test]
+fn a_trigger_file_asks_for_a_checkpoint_and_is_removed() {
+    let game = ConnectFour::from_moves(MIDDLE.0).unwrap();
+    let path = temp_file("trigger");
+    let trigger = path.with_file_name("now");
+    std::fs::write(&trigger, b"").unwrap();
+    let link = workers(LocalLink::connect(2), &game);
+    let mut c = Coordinator::new(&link, settings(500))
+        .unwrap()
+        .with_checkpoints(CheckpointPlan {
+            path: path.clone(),
+            every: None,
+            label: "middle".into(),
+            announce: false,
+            trigger: Some(trigger.clone()),
+        });
+    let r = c
+        .solve_value(&game, &mut ParallelLimits::none(), None)
+        .unwrap();
+    c.finish();
+    assert_eq!(r.value, Ok(MIDDLE.1));
+    assert_eq!(r.stats.checkpoints.0, 1, "one checkpoint, for the trigger");
+    assert!(!trigger.exists(), "the trigger is removed");
+    assert!(path.exists());
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}

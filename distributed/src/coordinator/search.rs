@@ -121,7 +121,8 @@ impl<'l, L: Link> Coordinator<'l, L> {
             children: Vec::new(),
             started: now,
             last_checkpoint: now,
-            trigger_looked: now,
+            // A trigger already there is seen at once.
+            trigger_looked: now.checked_sub(TRIGGER_LOOK).unwrap_or(now),
         };
         let job_tables = (1..size).filter(|&r| !self.lost[r]).count()
             + (self.settings.coordinator_threads > 0) as usize;

@@ -222,7 +222,9 @@ run=$!
 wait_for "grep -q '^solve_mpi: rank 0 is pid' '$work/guide1.err'"
 pid=$(sed -n 's/^solve_mpi: rank 0 is pid \([0-9]*\) on .*/\1/p' "$work/guide1.err")
 if ! grep -q "^  checkpoint now: kill -USR1 $pid   or: touch $guide/c4.ck.now\$" "$work/guide1.err" ||
-    ! grep -q "^  stop with a checkpoint: kill -INT $pid   or: touch $guide/c4.ck.stop   or: Ctrl-C" \
+    ! grep -q "^  stop with a checkpoint: kill -INT $pid   or: touch $guide/c4.ck.stop\$" \
+        "$work/guide1.err" ||
+    ! grep -q "^  Ctrl-C at mpirun: a last checkpoint if it can be written in the 1 s" \
         "$work/guide1.err" ||
     [ "$(tr '\0' '\n' <"/proc/$pid/environ" | grep OMPI_COMM_WORLD_RANK=)" != OMPI_COMM_WORLD_RANK=0 ]
 then

@@ -384,9 +384,10 @@ impl Run<'_> {
         let m = &self.cli.mpi;
         let pid = std::process::id();
         let host = mpi::environment::processor_name().unwrap_or_else(|_| "this host".into());
+        let ranks = self.link.size();
         eprintln!(
-            "solve_mpi: rank 0 is pid {pid} on {host}, {} ranks in all",
-            self.link.size()
+            "solve_mpi: rank 0 is pid {pid} on {host}, {ranks} rank{} in all",
+            if ranks == 1 { "" } else { "s" }
         );
         let grace = sigkill_timeout().as_secs();
         match &m.checkpoint {
@@ -415,9 +416,12 @@ impl Run<'_> {
                     }
                 );
                 eprintln!(
-                    "  stop with a checkpoint: kill -INT {pid}{}   or: Ctrl-C at mpirun \
-                     (a checkpoint if written within mpirun's odls_base_sigkill_timeout, now {grace} s)",
+                    "  stop with a checkpoint: kill -INT {pid}{}",
                     self.stop_trigger_text()
+                );
+                eprintln!(
+                    "  Ctrl-C at mpirun: a last checkpoint if it can be written in the {grace} s \
+                     mpirun waits before SIGKILL (mpirun --mca odls_base_sigkill_timeout 10 for more)"
                 );
             }
             None => eprintln!(

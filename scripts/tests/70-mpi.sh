@@ -243,7 +243,7 @@ wait "$run" || status=$?
 resume=$(resume_line "$work/guide1.err")
 if [ "$status" != 1 ] || ! grep -q '^value: unknown (stopped' "$work/guide1.txt" ||
     [ -e "$guide/c4.ck.stop" ] ||
-    ! grep -q '^stopped (stopped.*); the checkpoint is c4.ck; resume with:$' "$work/guide1.err" ||
+    ! grep -q '^stopped (SIGINT or the stop trigger); the checkpoint is c4.ck; resume with:$' "$work/guide1.err" ||
     [ "$resume" != "(cd $guide && ${start[*]} --resume)" ]; then
     echo "the stop trigger should stop the run (exit 1) and print the command that resumes" \
         "(exit $status):"

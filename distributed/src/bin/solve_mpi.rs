@@ -630,9 +630,12 @@ impl Run<'_> {
             && stats.checkpoints.0 > 0
         {
             let _ = std::io::Write::flush(&mut std::io::stdout());
+            let why = match reason {
+                proofnum::Reason::Stopped => "SIGINT or the stop trigger".to_string(),
+                other => other.to_string(),
+            };
             eprintln!(
-                "stopped ({}); the checkpoint is {}; resume with:\n  {}",
-                reason,
+                "stopped ({why}); the checkpoint is {}; resume with:\n  {}",
                 path.display(),
                 resume_command(self.link.size())
             );

@@ -583,7 +583,7 @@ impl Run<'_> {
                             if checkpointed {
                                 "written just now"
                             } else {
-                                "written before: there was no time for another"
+                                "written earlier: a newer one could not be written"
                             },
                             resume_command(self.link.size())
                         ),

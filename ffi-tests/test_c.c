@@ -751,7 +751,7 @@ static void test_callback_faults(void) {
     CHECK(r.outcome == PN_OUTCOME_DRAW);
 
     /* A stop requested while no search runs is dropped: a late stop never reaches a later
-     * search (issue 12, finding 7; it used to stop the next search at once). */
+     * search (it used to stop the next search at once). */
     CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
     CHECK_STATUS(pn_solver_stop(solver), PN_STATUS_OK);
     r = fresh_result();

@@ -875,7 +875,7 @@ fn a_stop_from_another_thread_ends_the_search() {
 
 #[test]
 fn a_stop_with_no_call_running_does_not_reach_the_next_search() {
-    // Issue 12, finding 7: a late stop (meant for a search that has returned) used to stop
+    // A late stop (meant for a search that has returned) used to stop
     // the next, unrelated search at once.
     let (_memory, solver) = solver(&small_config());
     // SAFETY: a valid solver.
@@ -1374,7 +1374,7 @@ mod parallel {
         ignore = "Miri stops at an allocation it cannot model, before try_reserve"
     )]
     fn memory_that_cannot_be_had_is_a_status_and_threads_have_a_bound() {
-        // Issue 12, finding 5: byte copies of 2^40 bytes aborted the process in the allocator,
+        // Byte copies of 2^40 bytes aborted the process in the allocator,
         // and `threads` had no upper bound (2^22 was accepted).
         use crate::config::PN_MAX_THREADS;
         let (_memory, solver) = solver(&config(2));

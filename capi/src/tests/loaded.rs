@@ -1,4 +1,4 @@
-//! Tables loaded from bytes the solver did not write (issue 12, finding 2): random damage is
+//! Tables loaded from bytes the solver did not write: random damage is
 //! rejected by the entries' checks, and forged entries (valid checks, false claims) never make
 //! a solve call report a wrong answer. The oracle is the subtraction game's rule: the side to
 //! move loses exactly on multiples of four, and wins by taking `n % 4`.

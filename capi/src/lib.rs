@@ -60,6 +60,8 @@ pub mod certificate;
 pub mod result;
 pub mod solver;
 pub mod status;
+// After the statuses: the words beside them.
+pub mod error;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -69,7 +69,8 @@ fn table_error(error: TableError, what: &str) -> Error {
         ),
         TableError::Truncated { needed, available } => fail!(
             status,
-            "{what} are {available} bytes; their header says the table takes {needed}"
+            "{what} are too few: their header says the table takes {needed} bytes, and \
+             {available} are given"
         ),
     }
 }

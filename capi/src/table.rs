@@ -225,10 +225,8 @@ pub unsafe extern "C" fn pn_table_load(
         // SAFETY: forwarded from the caller; the bytes are not the table (checked above).
         let saved = unsafe { slice(bytes as *const u8, length) }.arg(bytes, "bytes")?;
         Table::load(&mut *locked.inner.table, saved).map_err(|e| {
-            table_error(
-                e,
-                Message::format(format_args!("the {length} saved bytes")).as_str(),
-            )
+            let what = Message::format(format_args!("the {length} saved bytes"));
+            table_error(e, what.as_str())
         })?;
         // Bytes from outside: answers over them are confirmed (see `confirm`).
         locked.inner.table_trusted = false;

@@ -25,6 +25,7 @@ use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 #[cfg(feature = "std")]
 mod certificates;
 mod dominance;
+mod errors;
 #[cfg(feature = "std")]
 mod loaded;
 
@@ -1421,11 +1422,31 @@ mod parallel {
         static NULL: CopyLog = CopyLog::failing(2, CloneFailure::Null);
         static SAME: CopyLog = CopyLog::failing(1, CloneFailure::Same);
         let (_memory, solver) = solver(&config(4));
-        for (log, want, made) in [
-            (&FIRST, pn_status::CallbackFailed, 0),
-            (&THIRD, pn_status::CallbackFailed, 2),
-            (&NULL, pn_status::CallbackInvalid, 1),
-            (&SAME, pn_status::CallbackInvalid, 0),
+        for (log, want, made, said) in [
+            (
+                &FIRST,
+                pn_status::CallbackFailed,
+                0,
+                "callback clone returned -1",
+            ),
+            (
+                &THIRD,
+                pn_status::CallbackFailed,
+                2,
+                "callback clone returned -1",
+            ),
+            (
+                &NULL,
+                pn_status::CallbackInvalid,
+                1,
+                "callback clone returned 0 but wrote NULL",
+            ),
+            (
+                &SAME,
+                pn_status::CallbackInvalid,
+                0,
+                "callback clone wrote its own ctx",
+            ),
         ] {
             let mut pile = Pile {
                 log,
@@ -1437,6 +1458,8 @@ mod parallel {
             // SAFETY: as in `value_parallel`.
             let s = unsafe { pn_solve_parallel(solver, &game, 0, null(), &mut r) };
             assert_eq!(s, want);
+            let message = errors::last_error(solver);
+            assert!(message.starts_with(said), "{message}");
             assert_eq!(r, untouched, "nothing written");
             assert_eq!(log.counts(), (made, made), "the copies made are freed");
             assert_eq!((pile.stones, pile.to_move), (9, 0));

@@ -32,10 +32,13 @@ fn config_error(config: *const pn_config) -> String {
     text
 }
 
+/// A change that makes a configuration unacceptable.
+type Spoil = fn(&mut pn_config);
+
 #[test]
 fn configurations_are_refused_by_field_with_its_value_and_range() {
     assert_eq!(config_error(&pn_config_default()), "");
-    let cases: [(fn(&mut pn_config), &str); 9] = [
+    let cases: [(Spoil, &str); 9] = [
         (
             |c| c.table_bytes = 10,
             "config.table_bytes is 10; at least 191 (PN_TABLE_MIN_BYTES) needed",

@@ -76,7 +76,8 @@ static void test_version(void) {
     snprintf(expected, sizeof expected, "%d.%d.%d", PN_VERSION_MAJOR, PN_VERSION_MINOR,
              PN_VERSION_PATCH);
     CHECK(strcmp(pn_version_string(), expected) == 0);
-    CHECK((pn_features() & ~(uint32_t)(PN_FEATURE_STD | PN_FEATURE_PARALLEL | PN_FEATURE_PNS)) == 0);
+    CHECK((pn_features() & ~(uint32_t)(PN_FEATURE_STD | PN_FEATURE_PARALLEL | PN_FEATURE_PNS |
+                                       PN_FEATURE_MESSAGES)) == 0);
 }
 
 static void test_status_strings(void) {

@@ -231,6 +231,8 @@ static void test_solver_messages(void) {
 }
 
 int main(void) {
+    /* run.sh builds the library with its messages (the `messages` feature). */
+    CHECK((pn_features() & PN_FEATURE_MESSAGES) != 0);
     test_config_messages();
     test_solver_messages();
     return finish("ffi-tests/test_errors");

@@ -171,6 +171,13 @@ typedef struct pn_solver pn_solver;
 #define PN_FEATURE_PNS 4
 
 /**
+ * `pn_features()` bit: error messages name what was wrong (the `messages` feature, a default
+ * one): `pn_solver_last_error` and `pn_config_error` say which field, argument or callback,
+ * with its value. Without it they give each status's fixed description.
+ */
+#define PN_FEATURE_MESSAGES 8
+
+/**
  * The result of a call. `PN_STATUS_OK` is 0; every other value says what went wrong.
  */
 enum pn_status

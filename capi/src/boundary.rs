@@ -348,11 +348,13 @@ impl<T> Arg<T> for Result<T, pn_status> {
                 // SAFETY: the size check ran, so `ptr` is non-NULL and aligned, and its first
                 // `size_t` is readable (the caller's contract).
                 let size = unsafe { ptr.cast::<usize>().read() };
+                #[cfg_attr(not(feature = "messages"), allow(unused_mut))]
                 let mut e = fail!(
                     pn_status::BadStructSize,
                     "{what}->struct_size is {size}; expected {} (sizeof in this header)",
                     size_of::<P>()
                 );
+                #[cfg(feature = "messages")]
                 for (i, older) in P::OLDER_SIZES.iter().enumerate() {
                     let sep = if i == 0 {
                         " or an earlier version's "

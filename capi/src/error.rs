@@ -39,9 +39,11 @@ impl Message {
         &self.bytes[..self.len]
     }
 
-    /// The message as a `&str` (it is built only from `&str`s, cut at a character boundary).
+    /// The message as a `&str`.
     pub(crate) fn as_str(&self) -> &str {
-        core::str::from_utf8(self.as_bytes()).unwrap_or("")
+        // SAFETY: the bytes are UTF-8: a message is built only from whole `&str`s and from
+        // ASCII (`write_str` cuts at a character boundary, `ascii` checks).
+        unsafe { core::str::from_utf8_unchecked(self.as_bytes()) }
     }
 
     /// A message of this text.
@@ -51,11 +53,33 @@ impl Message {
         m
     }
 
+    /// A message of these ASCII bytes (a status's description), cut at the capacity.
+    fn ascii(text: &[u8]) -> Message {
+        let mut m = Message::EMPTY;
+        // Anything else would break `as_str`'s UTF-8; the descriptions are ASCII literals.
+        let take = if text.is_ascii() {
+            text.len().min(m.bytes.len())
+        } else {
+            0
+        };
+        m.bytes[..take].copy_from_slice(&text[..take]);
+        m.len = take;
+        m
+    }
+
     /// A message written by `args`.
+    #[cfg(feature = "messages")]
     pub(crate) fn format(args: fmt::Arguments<'_>) -> Message {
         let mut m = Message::EMPTY;
         let _ = fmt::write(&mut m, args);
         m
+    }
+
+    /// Empty in builds without the `messages` feature, which leave out the formatting
+    /// machinery (their errors give their status's description).
+    #[cfg(not(feature = "messages"))]
+    pub(crate) fn format(_args: fmt::Arguments<'_>) -> Message {
+        Message::EMPTY
     }
 }
 
@@ -102,7 +126,7 @@ impl Error {
     /// The message to keep: the detailed one, or the status's description.
     pub(crate) fn text(&self) -> Message {
         if self.message.len == 0 {
-            Message::of(self.status.message().to_str().unwrap_or(""))
+            Message::ascii(self.status.message().to_bytes())
         } else {
             self.message
         }
@@ -131,12 +155,28 @@ impl From<Error> for pn_status {
 }
 
 /// `Error::new(status, format_args!(...))`.
+#[cfg(feature = "messages")]
 #[macro_export]
 #[doc(hidden)]
 macro_rules! fail {
     ($status:expr, $($fmt:tt)+) => {
         $crate::error::Error::new($status, format_args!($($fmt)+))
     };
+}
+
+/// Without the `messages` feature: the status alone. The words are in a closure that is never
+/// called, so the values they name count as used, and the compiler drops the text and the
+/// formatting code.
+#[cfg(not(feature = "messages"))]
+#[macro_export]
+#[doc(hidden)]
+macro_rules! fail {
+    ($status:expr, $($fmt:tt)+) => {{
+        let _unused = || {
+            let _ = format_args!($($fmt)+);
+        };
+        $crate::error::Error::from($status)
+    }};
 }
 
 /// Copies `text` into C's `buf` (`len` bytes) as `snprintf` does: at most `len - 1` bytes and
@@ -254,7 +294,7 @@ unsafe fn config_problem(config: *const pn_config) -> Result<(), Error> {
     crate::solver::memory_layout(&config).map(|_| ())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "messages"))]
 mod tests {
     use super::*;
 

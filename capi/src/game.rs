@@ -342,12 +342,12 @@ impl From<Failure> for Error {
                 code,
                 mv: Some(mv),
             } => fail!(
-                f.into(),
+                pn_status::from(f),
                 "callback {callback} returned {code} for move {mv}; expected 0 (a non-zero \
                  return is the game's error)"
             ),
             Failure::Failed { callback, code, .. } => fail!(
-                f.into(),
+                pn_status::from(f),
                 "callback {callback} returned {code}; expected 0 (a non-zero return is the \
                  game's error)"
             ),
@@ -356,7 +356,7 @@ impl From<Failure> for Error {
                 value: Some(value),
                 expected,
             } => fail!(
-                f.into(),
+                pn_status::from(f),
                 "callback {callback} wrote {value}; expected {expected}"
             ),
             Failure::Invalid {
@@ -364,7 +364,7 @@ impl From<Failure> for Error {
                 value: None,
                 expected,
             } => fail!(
-                f.into(),
+                pn_status::from(f),
                 "callback {callback} returned 0 but wrote nothing; expected {expected}"
             ),
         }

@@ -5,6 +5,9 @@
  * Conventions: every function returns a pn_status (0 = PN_STATUS_OK) unless it cannot fail;
  * outputs go through out-pointers and are written only on success; every buffer pointer is
  * followed by its length; every input struct starts with struct_size = sizeof(struct).
+ * A call on a solver that fails says what was wrong in words (the field, argument or
+ * callback, with its value) in pn_solver_last_error; pn_config_error does that for a
+ * configuration that pn_solver_memory_requirements or pn_solver_init refuses.
  */
 
 #ifndef PROOFNUM_H

@@ -1148,6 +1148,23 @@ extern "C" {
 struct pn_config pn_config_default_v3(void);
 
 /**
+ * Fills `*config` with the default configuration (as `pn_config_default`), in the version of
+ * the struct its `struct_size` names: set `config->struct_size = sizeof(pn_config)` first.
+ * Only that version's fields are written (`struct_size` is kept), so a program built against
+ * this header keeps working with later libraries, whose struct may have grown, without a new
+ * symbol for each version (`pn_config_default` returns the struct by value, which cannot
+ * grow: the header maps it to `pn_config_default_v3`, and the `pn_config_default` and
+ * `pn_config_default_v2` symbols stay for binaries built against the earlier headers). This
+ * is the way to start a configuration; `pn_config_default` is kept for existing callers.
+ * `PN_STATUS_NULL_POINTER`, `MISALIGNED` or `BAD_STRUCT_SIZE` otherwise, with nothing written.
+ *
+ * # Safety
+ * `config` is NULL, or aligned with its `struct_size` readable and writable for the
+ * `struct_size` bytes when that is a size of `pn_config` this library knows.
+ */
+pn_status pn_config_init(struct pn_config *config);
+
+/**
  * No limit: `PN_UNLIMITED` nodes and time, no clock.
  */
 struct pn_limits pn_limits_default(void);

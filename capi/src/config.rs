@@ -384,6 +384,29 @@ pub extern "C" fn pn_config_default_v3() -> pn_config {
     pn_config::DEFAULT
 }
 
+/// Fills `*config` with the default configuration (as `pn_config_default`), in the version of
+/// the struct its `struct_size` names: set `config->struct_size = sizeof(pn_config)` first.
+/// Only that version's fields are written (`struct_size` is kept), so a program built against
+/// this header keeps working with later libraries, whose struct may have grown, without a new
+/// symbol for each version (`pn_config_default` returns the struct by value, which cannot
+/// grow: the header maps it to `pn_config_default_v3`, and the `pn_config_default` and
+/// `pn_config_default_v2` symbols stay for binaries built against the earlier headers). This
+/// is the way to start a configuration; `pn_config_default` is kept for existing callers.
+/// `PN_STATUS_NULL_POINTER`, `MISALIGNED` or `BAD_STRUCT_SIZE` otherwise, with nothing written.
+///
+/// # Safety
+/// `config` is NULL, or aligned with its `struct_size` readable and writable for the
+/// `struct_size` bytes when that is a size of `pn_config` this library knows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_config_init(config: *mut pn_config) -> pn_status {
+    boundary::guard(|| {
+        // SAFETY: forwarded from the caller.
+        let out = unsafe { boundary::out_struct(config)? };
+        out.write(pn_config::DEFAULT);
+        Ok(())
+    })
+}
+
 /// The second version of [`pn_config`], before `confirm`: what binaries built against the
 /// second header receive from the `pn_config_default_v2` symbol. A struct returned by value
 /// cannot grow the way a struct passed by pointer does (the caller reserves its own `sizeof`
@@ -662,6 +685,43 @@ pub extern "C" fn pn_limits_default() -> pn_limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn config_init_fills_the_callers_version_of_the_struct() {
+        let mut c = pn_config {
+            struct_size: core::mem::size_of::<pn_config>(),
+            table_bytes: 7,
+            ..pn_config::DEFAULT
+        };
+        // SAFETY: a valid local.
+        assert_eq!(unsafe { pn_config_init(&mut c) }, pn_status::Ok);
+        assert_eq!(c, pn_config::DEFAULT);
+        // A caller of the second version: `confirm` is not its memory and stays as it was.
+        let v2 = core::mem::offset_of!(pn_config, confirm);
+        let mut old = pn_config {
+            struct_size: v2,
+            table_bytes: 7,
+            confirm: 99,
+            ..pn_config::DEFAULT
+        };
+        // SAFETY: as above.
+        assert_eq!(unsafe { pn_config_init(&mut old) }, pn_status::Ok);
+        assert_eq!(
+            (old.struct_size, old.table_bytes, old.confirm),
+            (v2, PN_DEFAULT_TABLE_BYTES, 99)
+        );
+        old.struct_size = 3;
+        // SAFETY: as above; the size is refused before anything is written.
+        assert_eq!(
+            unsafe { pn_config_init(&mut old) },
+            pn_status::BadStructSize
+        );
+        // SAFETY: NULL is refused.
+        assert_eq!(
+            unsafe { pn_config_init(core::ptr::null_mut()) },
+            pn_status::NullPointer
+        );
+    }
 
     #[test]
     fn defaults_are_valid_and_ranges_are_checked() {

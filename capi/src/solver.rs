@@ -446,13 +446,20 @@ pub(crate) fn with_solver(
     guard(|| {
         let mut locked = solver?.lock()?;
         locked.inner.last_error = Message::EMPTY;
-        body(&mut locked).map_err(|error| {
-            let noted = !locked.inner.last_error.as_bytes().is_empty();
-            if !(noted && error.message.as_bytes().is_empty()) {
-                locked.inner.last_error = error.text();
+        match body(&mut locked) {
+            // A success leaves no message, whatever the body noted on the way.
+            Ok(()) => {
+                locked.inner.last_error = Message::EMPTY;
+                Ok(())
             }
-            error.status
-        })
+            Err(error) => {
+                let noted = !locked.inner.last_error.as_bytes().is_empty();
+                if !(noted && error.message.as_bytes().is_empty()) {
+                    locked.inner.last_error = error.text();
+                }
+                Err(error.status)
+            }
+        }
     })
 }
 

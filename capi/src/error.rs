@@ -205,15 +205,18 @@ pub(crate) unsafe fn copy_out(text: &[u8], buf: *mut c_char, len: usize) -> usiz
 /// argument or field with its value and what was expected (`config.max_moves is 0; ...`,
 /// `attacker is 5; ...`, `limits->max_time_us is 1000 but limits->clock is NULL; ...`), the
 /// callback and what it returned or wrote (`callback play returned 7 for move 3; ...`), the
-/// size a buffer needed, the limit a search hit.
+/// size a buffer needed, the limit a search hit. (In a build without the `messages` feature,
+/// which `pn_features()` tells by `PN_FEATURE_MESSAGES`, it is the status's description from
+/// `pn_status_str`: bare-metal builds save the formatting code that way.)
 ///
-/// Every call given this solver sets the message once it has the solver to itself: empty
+/// Every other call given this solver sets the message once it has the solver to itself: empty
 /// when the call succeeds (a return of 0 means "no error"), the description of the failure
 /// otherwise, for every status other than `PN_STATUS_OK` (a search that ended on a limit
 /// too). A call that fails before it has the solver leaves the message alone, as it is
 /// another call's: a solver argument that is NULL, misaligned or not a solver
 /// (`PN_STATUS_NULL_POINTER`, `MISALIGNED`, `INVALID_HANDLE`) and `PN_STATUS_BUSY`. So does
-/// `pn_solver_stop`. After `PN_STATUS_INTERNAL_ERROR` (a bug) the message may be empty.
+/// `pn_solver_stop`, and this call, which only reads it. After `PN_STATUS_INTERNAL_ERROR` (a
+/// bug) the message may be empty.
 ///
 /// Calls without a solver have no message to keep: `pn_solver_memory_requirements` and
 /// `pn_solver_init` refuse a configuration that `pn_config_error` describes, and their other

@@ -25,6 +25,8 @@ use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 #[cfg(feature = "std")]
 mod certificates;
 mod dominance;
+#[cfg(feature = "messages")]
+mod errors;
 #[cfg(feature = "std")]
 mod loaded;
 
@@ -1421,11 +1423,31 @@ mod parallel {
         static NULL: CopyLog = CopyLog::failing(2, CloneFailure::Null);
         static SAME: CopyLog = CopyLog::failing(1, CloneFailure::Same);
         let (_memory, solver) = solver(&config(4));
-        for (log, want, made) in [
-            (&FIRST, pn_status::CallbackFailed, 0),
-            (&THIRD, pn_status::CallbackFailed, 2),
-            (&NULL, pn_status::CallbackInvalid, 1),
-            (&SAME, pn_status::CallbackInvalid, 0),
+        for (log, want, made, said) in [
+            (
+                &FIRST,
+                pn_status::CallbackFailed,
+                0,
+                "callback clone returned -1",
+            ),
+            (
+                &THIRD,
+                pn_status::CallbackFailed,
+                2,
+                "callback clone returned -1",
+            ),
+            (
+                &NULL,
+                pn_status::CallbackInvalid,
+                1,
+                "callback clone returned 0 but wrote NULL",
+            ),
+            (
+                &SAME,
+                pn_status::CallbackInvalid,
+                0,
+                "callback clone wrote its own ctx",
+            ),
         ] {
             let mut pile = Pile {
                 log,
@@ -1437,6 +1459,13 @@ mod parallel {
             // SAFETY: as in `value_parallel`.
             let s = unsafe { pn_solve_parallel(solver, &game, 0, null(), &mut r) };
             assert_eq!(s, want);
+            #[cfg(feature = "messages")]
+            {
+                let message = errors::last_error(solver);
+                assert!(message.starts_with(said), "{message}");
+            }
+            #[cfg(not(feature = "messages"))]
+            let _ = said;
             assert_eq!(r, untouched, "nothing written");
             assert_eq!(log.counts(), (made, made), "the copies made are freed");
             assert_eq!((pile.stones, pile.to_move), (9, 0));
@@ -1594,8 +1623,14 @@ mod parallel {
             assert_eq!(of_copy.hash(), root.hash());
             let broken = root.clone(); // the fourth clone call fails
             assert!(broken.has_failed());
-            assert_eq!(broken.failure(), Some(pn_status::CallbackFailed));
-            assert_eq!(copies.failure(), Some(pn_status::CallbackFailed));
+            assert_eq!(
+                broken.failure().map(|e| e.status),
+                Some(pn_status::CallbackFailed)
+            );
+            assert_eq!(
+                copies.failure().map(|e| e.status),
+                Some(pn_status::CallbackFailed)
+            );
             let broken_again = broken.clone(); // nothing to copy from
             assert!(broken_again.has_failed());
             assert_eq!(LOG.counts(), (3, 0));

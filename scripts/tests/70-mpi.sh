@@ -197,7 +197,7 @@ echo "stopped rank: given up, $(value "$work/stopped-rank.txt")"
 # Waits up to 60 s for the shell condition $1.
 wait_for() {
     for _ in $(seq 600); do
-        if eval "$1"; then return 0; fi
+        if eval "$1" 2>/dev/null; then return 0; fi
         sleep 0.1
     done
     echo "waited 60 s for: $1"

@@ -1414,23 +1414,6 @@ pn_status pn_solver_init(void *memory,
 pn_status pn_solver_config(pn_solver *solver, struct pn_config *out_config);
 
 /**
- * Asks the running solve call to stop soon; it then returns `PN_STATUS_STOPPED` (or its
- * answer, if it found one first). The request reaches only the call running when it is made:
- * with no call running it does nothing, and every call starts without a request, so a late
- * stop (one meant for a search that has already returned) never stops a later search. To
- * cancel a search that another thread is about to start, repeat the request until that call
- * returns (a request racing with the end of one call and the start of the next may reach
- * either). A request made after the call has started, as the caller knows through its own
- * synchronisation (a callback that signals with release/acquire atomics, a mutex, a
- * channel), always reaches it. This is the one call that may be made from another thread, or from a callback,
- * while the solver is in use.
- *
- * # Safety
- * `solver` is NULL or a pointer from `pn_solver_init`.
- */
-pn_status pn_solver_stop(pn_solver *solver);
-
-/**
  * Can `attacker` (0 or 1, a `pn_side`) force a win from the game's position? The search is
  * the configuration's `engine`: depth-first proof-number search (df-pn with the 1+ε trick,
  * the default), or best-first PNS or PN² in the solver's arena, within `limits` (NULL: no
@@ -1478,6 +1461,23 @@ pn_status pn_solve_value(pn_solver *solver,
                          const struct pn_game *game,
                          const struct pn_limits *limits,
                          struct pn_result *out_result);
+
+/**
+ * Asks the running solve call to stop soon; it then returns `PN_STATUS_STOPPED` (or its
+ * answer, if it found one first). The request reaches only the call running when it is made:
+ * with no call running it does nothing, and every call starts without a request, so a late
+ * stop (one meant for a search that has already returned) never stops a later search. To
+ * cancel a search that another thread is about to start, repeat the request until that call
+ * returns (a request racing with the end of one call and the start of the next may reach
+ * either). A request made after the call has started, as the caller knows through its own
+ * synchronisation (a callback that signals with release/acquire atomics, a mutex, a
+ * channel), always reaches it. This is the one call that may be made from another thread, or from a callback,
+ * while the solver is in use.
+ *
+ * # Safety
+ * `solver` is NULL or a pointer from `pn_solver_init`.
+ */
+pn_status pn_solver_stop(pn_solver *solver);
 
 /**
  * A static, NUL-terminated English description of a status code; never NULL. Codes this

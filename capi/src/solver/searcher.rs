@@ -56,68 +56,38 @@ pub(crate) trait Engined: Game<Move = u32> + Sized {
     fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine;
 }
 
-impl Engined for CGame<RULE_ACYCLIC> {
-    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
-        match engine {
-            Engine::Acyclic(d) => Some(d),
-            _ => None,
+/// Implements [`Engined`] for the game adapter of each rule, whose searchers sit in the
+/// engines' variant of the same name.
+macro_rules! engined {
+    ($($rule:ident => $variant:ident),* $(,)?) => {$(
+        impl Engined for CGame<$rule> {
+            fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
+                match engine {
+                    Engine::$variant(d) => Some(d),
+                    _ => None,
+                }
+            }
+            fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
+                Engine::$variant(dfpn)
+            }
+            fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
+                match engine {
+                    PnsEngine::$variant(p) => Some(p),
+                    _ => None,
+                }
+            }
+            fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
+                PnsEngine::$variant(pns)
+            }
         }
-    }
-    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
-        Engine::Acyclic(dfpn)
-    }
-    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
-        match engine {
-            PnsEngine::Acyclic(p) => Some(p),
-            _ => None,
-        }
-    }
-    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
-        PnsEngine::Acyclic(pns)
-    }
+    )*};
 }
 
-impl Engined for CGame<RULE_DRAW> {
-    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
-        match engine {
-            Engine::Draw(d) => Some(d),
-            _ => None,
-        }
-    }
-    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
-        Engine::Draw(dfpn)
-    }
-    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
-        match engine {
-            PnsEngine::Draw(p) => Some(p),
-            _ => None,
-        }
-    }
-    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
-        PnsEngine::Draw(pns)
-    }
-}
-
-impl Engined for CGame<RULE_BY_POSITION> {
-    fn slot(engine: &mut Engine) -> Option<&mut Dfpn<'static, Self>> {
-        match engine {
-            Engine::ByPosition(d) => Some(d),
-            _ => None,
-        }
-    }
-    fn wrap(dfpn: Dfpn<'static, Self>) -> Engine {
-        Engine::ByPosition(dfpn)
-    }
-    fn pns_slot(engine: &mut PnsEngine) -> Option<&mut Pns<'static, Self>> {
-        match engine {
-            PnsEngine::ByPosition(p) => Some(p),
-            _ => None,
-        }
-    }
-    fn pns_wrap(pns: Pns<'static, Self>) -> PnsEngine {
-        PnsEngine::ByPosition(pns)
-    }
-}
+engined!(
+    RULE_ACYCLIC => Acyclic,
+    RULE_DRAW => Draw,
+    RULE_BY_POSITION => ByPosition,
+);
 
 /// The searchers and the regions they live in.
 pub(crate) struct Searcher {

@@ -34,6 +34,7 @@ use proofnum_core::memory::bytes_for;
 use crate::boundary::{self, guard};
 use crate::claims;
 use crate::config::{SerialEngine, Settings, pn_config, pn_limits};
+use crate::confirm;
 use crate::error::{Error, Message};
 use crate::fail;
 use crate::game::{CGame, RULE_DRAW};
@@ -49,7 +50,7 @@ pub use calls::{
     pn_solve, pn_solve_value, pn_solver_config, pn_solver_init, pn_solver_memory_requirements,
     pn_solver_stop,
 };
-pub(crate) use searcher::{Engined, Searcher, Serial, with_rule};
+pub(crate) use searcher::{Searcher, with_rule};
 
 /// Marks memory that holds a solver ("PNSOLVER" in ASCII).
 const SOLVER_MAGIC: u64 = u64::from_be_bytes(*b"PNSOLVER");
@@ -96,6 +97,14 @@ pub(crate) struct Inner {
     /// when it succeeded. A call's code may note a detail here (a callback's failure) that
     /// its error, when it has no message of its own, leaves in place (see [`with_solver`]).
     pub(crate) last_error: Message,
+}
+
+impl Inner {
+    /// Whether the solve calls confirm their answers now (see [`confirm`]): as the
+    /// configuration says, and always over a loaded table.
+    pub(crate) fn confirms(&self) -> bool {
+        confirm::required(self.searcher.confirm(), self.table_trusted)
+    }
 }
 
 /// Exclusive use of a solver's [`Inner`] for one call; dropping it releases the solver.

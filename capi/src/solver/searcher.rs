@@ -15,6 +15,7 @@ use proofnum_core::{Dfpn, Game, Pns, Status, Table, Value};
 
 use super::Inner;
 use crate::config::{SerialEngine, Settings, pn_limits};
+use crate::confirm::Serial;
 use crate::error::Error;
 use crate::game::{CGame, Failure, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome};
 use crate::result::{pn_result, pn_stats};
@@ -102,14 +103,6 @@ pub(crate) struct Searcher {
     pub(super) arena: NonNull<u8>,
     pub(super) arena_bytes: usize,
     pub(super) settings: Settings,
-}
-
-/// The searcher the solve calls use for game type `G`.
-pub(crate) enum Serial<'a, G: Engined> {
-    /// Df-pn, which also walks to confirm its answers.
-    Dfpn(&'a mut Dfpn<'static, G>),
-    /// PNS or PN², with the df-pn searcher that walks to confirm their answers.
-    Pns(&'a mut Pns<'static, G>, &'a mut Dfpn<'static, G>),
 }
 
 impl Searcher {

@@ -15,8 +15,8 @@
 //! - Every input struct begins with `size_t struct_size`, set to `sizeof` the struct, so the
 //!   struct can grow without breaking old callers.
 //! - A failed call on a solver keeps a message in it saying what was wrong, naming the field,
-//!   argument or callback with its value ([`error::pn_solver_last_error`]); calls without a
-//!   solver refuse configurations that [`error::pn_config_error`] describes. The status codes
+//!   argument or callback with its value ([`messages::pn_solver_last_error`]); calls without a
+//!   solver refuse configurations that [`messages::pn_config_error`] describes. The status codes
 //!   stay as they are: the message adds the detail.
 //! - No Rust panic crosses the boundary: every export runs inside [`boundary::guard`], which
 //!   turns a panic into [`pn_status::InternalError`] on targets with a standard library, and
@@ -73,8 +73,9 @@ extern crate std;
 pub mod version;
 // Statuses,
 pub mod status;
-// and the words beside them.
+// and the words beside them: how long they may be, and the calls that give them.
 pub mod error;
+pub mod messages;
 // The configuration and the limits of a search.
 pub mod config;
 // The solver's memory and init, the solve calls and the stop request.

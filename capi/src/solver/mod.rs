@@ -27,9 +27,8 @@ use core::cell::UnsafeCell;
 use core::mem::size_of;
 use core::sync::atomic::{AtomicBool, Ordering};
 
-use proofnum_core::Dfpn;
-use proofnum_core::Pns;
 use proofnum_core::memory::bytes_for;
+use proofnum_core::{Dfpn, Pns};
 
 use crate::boundary::{self, guard};
 use crate::claims;

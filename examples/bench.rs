@@ -28,7 +28,7 @@ use proofnum_games::atarigo::AtariGo6;
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::uttt::{Knowledge, Uttt};
 
-/// The Connect Four suite of issue 2: positions of increasing difficulty, from the end game
+/// The Connect Four suite: positions of increasing difficulty, from the end game
 /// (sub-millisecond) towards the opening (seconds). Lines of Pascal Pons' published test sets,
 /// and the last, the slowest line of this project's middle suite (`games/suites/`).
 const CONNECT4_SUITE: [&str; 9] = [
@@ -43,8 +43,8 @@ const CONNECT4_SUITE: [&str; 9] = [
     "2711156125533335",
 ];
 
-/// The two Ultimate Tic-Tac-Toe positions of issue 6 (self-play; X wins the first, O does not
-/// win the second).
+/// The two Ultimate Tic-Tac-Toe positions of ultimattt's self-play (`selfplay-tt-5s` at plies
+/// 30 and 29; X wins the first, O does not win the second).
 const UTTT_POSITIONS: [&str; 2] = [
     "X;..@...O..;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/..OX.X.../.O.....XX",
     "O;......O@.;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/...X.X.../.O.....XX",

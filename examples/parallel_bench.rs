@@ -28,7 +28,7 @@ use proofnum_games::uttt::Uttt;
 /// benchmark's fixed suite).
 const CONNECT4: [&str; 3] = ["444444", "12345", "4453"];
 
-/// The two Ultimate Tic-Tac-Toe self-play positions of issue 6.
+/// The two Ultimate Tic-Tac-Toe self-play positions of the bench (`bench -- uttt`).
 const UTTT: [&str; 2] = [
     "X;..@...O..;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/..OX.X.../.O.....XX",
     "O;......O@.;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./..X...OOO/...X.X.../.O.....XX",

@@ -2,8 +2,8 @@
 # Builds and runs everything that uses the C ABI, and prints one closing line
 # "N passed, N failed":
 #   - include/proofnum.h compiled alone as C99, C++11 and C++17 with warnings as errors;
-#   - ffi-tests/test_c.c, test_resources.c, test_loaded_table.c, test_certificates.c and
-#     test_dominance.c (C99) and test_cpp.cpp
+#   - ffi-tests/test_c.c, test_resources.c, test_loaded_table.c, test_certificates.c,
+#     test_dominance.c and test_errors.c (C99) and test_cpp.cpp
 #     (C++11 and C++17), with warnings as errors, under AddressSanitizer and
 #     UndefinedBehaviorSanitizer, linked to libproofnum.a;
 #   - examples/c/minimal.c (C99, warnings as errors), linked statically (sanitized) and to
@@ -147,6 +147,11 @@ echo "== C test: dominance (class_hash, material, material_at_least) on random g
 step "build test_dominance (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
     "$root/ffi-tests/test_dominance.c" $libs -o "$build/test_dominance"
 [ -x "$build/test_dominance" ] && program "test_dominance" "$build/test_dominance"
+
+echo "== C test: error messages (pn_solver_last_error, pn_config_error)"
+step "build test_errors (C99, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
+    "$root/ffi-tests/test_errors.c" $libs -o "$build/test_errors"
+[ -x "$build/test_errors" ] && program "test_errors" "$build/test_errors"
 
 for std in c++11 c++17; do
     echo "== C++ test ($std)"

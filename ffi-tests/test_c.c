@@ -76,7 +76,8 @@ static void test_version(void) {
     snprintf(expected, sizeof expected, "%d.%d.%d", PN_VERSION_MAJOR, PN_VERSION_MINOR,
              PN_VERSION_PATCH);
     CHECK(strcmp(pn_version_string(), expected) == 0);
-    CHECK((pn_features() & ~(uint32_t)(PN_FEATURE_STD | PN_FEATURE_PARALLEL | PN_FEATURE_PNS)) == 0);
+    CHECK((pn_features() & ~(uint32_t)(PN_FEATURE_STD | PN_FEATURE_PARALLEL | PN_FEATURE_PNS |
+                                       PN_FEATURE_MESSAGES)) == 0);
 }
 
 static void test_status_strings(void) {
@@ -751,7 +752,7 @@ static void test_callback_faults(void) {
     CHECK(r.outcome == PN_OUTCOME_DRAW);
 
     /* A stop requested while no search runs is dropped: a late stop never reaches a later
-     * search (issue 12, finding 7; it used to stop the next search at once). */
+     * search (it used to stop the next search at once). */
     CHECK_STATUS(pn_table_clear(solver), PN_STATUS_OK);
     CHECK_STATUS(pn_solver_stop(solver), PN_STATUS_OK);
     r = fresh_result();
@@ -1872,8 +1873,28 @@ static void test_second_config_binary(void) {
     free(mem);
 }
 
+/* pn_config_init fills the caller's version of the struct: all of it from this header, only
+ * the older fields from an older one. */
+static void test_config_init(void) {
+    pn_config c, d = pn_config_default_v3(); /* (the macro is #undef-ed above) */
+    memset(&c, POISON, sizeof c);
+    c.struct_size = sizeof c;
+    CHECK_STATUS(pn_config_init(&c), PN_STATUS_OK);
+    CHECK(memcmp(&c, &d, sizeof c) == 0);
+    memset(&c, POISON, sizeof c);
+    c.struct_size = offsetof(pn_config, confirm);
+    CHECK_STATUS(pn_config_init(&c), PN_STATUS_OK);
+    CHECK(c.struct_size == offsetof(pn_config, confirm));
+    CHECK(c.table_bytes == PN_DEFAULT_TABLE_BYTES && c.engine == PN_ENGINE_DFPN);
+    CHECK(all_bytes_are(&c.confirm, sizeof c.confirm, POISON));
+    c.struct_size = 5;
+    CHECK_STATUS(pn_config_init(&c), PN_STATUS_BAD_STRUCT_SIZE);
+    CHECK_STATUS(pn_config_init(NULL), PN_STATUS_NULL_POINTER);
+}
+
 int main(void) {
     test_version();
+    test_config_init();
     test_status_strings();
     test_requirements();
     test_init_errors();

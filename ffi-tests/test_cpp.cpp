@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -372,6 +373,49 @@ void test_exceptions_stay_in_cpp() {
     CHECK(r.solved() && r.result.outcome == PN_OUTCOME_DRAW);
 }
 
+// The library's messages reach C++: in Error::what() and in Result::message, naming the field
+// or callback with its value.
+void test_error_messages() {
+    pn_config bad = config(64 * 1024, 16, 9);
+    bad.max_moves = 0;
+    std::string what;
+    pn_status thrown = PN_STATUS_OK;
+    try {
+        proofnum::Solver solver(bad);
+    } catch (const proofnum::Error &e) {
+        thrown = e.status();
+        what = e.what();
+        CHECK(e.message().find("config.max_moves is 0; expected 1 to ") == 0);
+    }
+    CHECK_STATUS(thrown, PN_STATUS_INVALID_ARGUMENT);
+    CHECK(what.find("an argument is out of range: config.max_moves is 0") == 0);
+    bad = config(64 * 1024, 16, 9);
+    bad.epsilon_denominator = 0;
+    CHECK(proofnum::config_error(bad).find("config.epsilon_denominator is 0") == 0);
+    CHECK(proofnum::config_error(config(64 * 1024, 16, 9)).empty());
+
+    proofnum::Solver solver(config(64 * 1024, 16, 9));
+    ThrowingTicTacToe thrower(0);
+    proofnum::Result r = solver.solve(thrower, static_cast<pn_side>(5));
+    CHECK_STATUS(r.status, PN_STATUS_INVALID_ARGUMENT);
+    CHECK(r.message.find("attacker is 5; expected 0") == 0);
+    CHECK(solver.last_error() == r.message);
+    r = solver.solve_value(thrower);
+    CHECK_STATUS(r.status, PN_STATUS_CALLBACK_FAILED);
+    CHECK(r.message.find("callback play returned -1 for move ") == 0);
+
+    std::vector<unsigned char> ten(10, 0);
+    what.clear();
+    try {
+        solver.load_table(ten);
+    } catch (const proofnum::Error &e) {
+        what = e.what();
+    }
+    CHECK(what.find("the 10 saved bytes are too few") != std::string::npos);
+    solver.clear_table();
+    CHECK(solver.last_error().empty());
+}
+
 void test_stop_from_a_thread() {
     proofnum::Solver solver(config(1 << 20, 48, 8));
     ConnectFour game(7, 6);  // far too big to solve in this test
@@ -612,6 +656,7 @@ int main() {
     test_connect_four(4, 4, PN_ENGINE_PN2);
     test_memory_sources();
     test_exceptions_stay_in_cpp();
+    test_error_messages();
     test_stop_from_a_thread();
     test_table_through_vectors();
     test_principal_variation_and_verify();

@@ -1,5 +1,5 @@
 /*
- * Tables loaded from bytes the solver did not write (issue 12, finding 2), from C under ASan
+ * Tables loaded from bytes the solver did not write, from C under ASan
  * and UBSan:
  * - forged entries, rewritten to claim "the side to move wins" with valid checks (the check
  *   is no secret: this file recomputes it), used to make pn_solve_value answer "win" for

@@ -10,7 +10,7 @@ and the no-std builds), with the standard library only:
   - at the C boundary, a KeyboardInterrupt or SystemExit raised in a game callback (play, and
     encode, which the confirming walk calls) ends the
     search with PN_STATUS_CALLBACK_FAILED and PN_OUTCOME_UNKNOWN, never an answer, and is kept
-    (issue 12, finding 6: ctypes once printed and dropped it, and pn_solve_value answered
+    (ctypes once printed and dropped it, and pn_solve_value answered
     "win" for a drawn position); through the package's Solver it is raised after the call;
   - the solver answers tic-tac-toe (examples/python/tictactoe.py) as plain negamax does
     (python/tests/references.py), before and after those failures.

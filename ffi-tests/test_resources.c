@@ -1,6 +1,6 @@
 /*
- * The parallel calls under requests for more memory or threads than can be had (issue 12,
- * finding 5): a status, never an aborted process. Byte copies of 2^40 bytes used to abort in
+ * The parallel calls under requests for more memory or threads than can be had: a
+ * status, never an aborted process. Byte copies of 2^40 bytes used to abort in
  * the allocator, and `threads` had no upper bound. Built as C99 under ASan and UBSan like
  * test_c.c; run.sh sets ASAN_OPTIONS=allocator_may_return_null=1 so that ASan's allocator
  * answers such a request with NULL, as the system's does, instead of ending the program.

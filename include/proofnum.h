@@ -5,6 +5,9 @@
  * Conventions: every function returns a pn_status (0 = PN_STATUS_OK) unless it cannot fail;
  * outputs go through out-pointers and are written only on success; every buffer pointer is
  * followed by its length; every input struct starts with struct_size = sizeof(struct).
+ * A call on a solver that fails says what was wrong in words (the field, argument or
+ * callback, with its value) in pn_solver_last_error; pn_config_error does that for a
+ * configuration that pn_solver_memory_requirements or pn_solver_init refuses.
  */
 
 #ifndef PROOFNUM_H
@@ -120,6 +123,12 @@ typedef struct pn_solver pn_solver;
 #define PN_CHECK_MAX_MOVES (1 << 20)
 
 /**
+ * Bytes of the longest error message, its terminating NUL included: a buffer of this size
+ * always holds a whole message from `pn_solver_last_error` or `pn_config_error`.
+ */
+#define PN_ERROR_CAPACITY 256
+
+/**
  * Major version of the library (the crate's version).
  */
 #define PN_VERSION_MAJOR 0
@@ -165,7 +174,16 @@ typedef struct pn_solver pn_solver;
 #define PN_FEATURE_PNS 4
 
 /**
- * The result of a call. `PN_STATUS_OK` is 0; every other value says what went wrong.
+ * `pn_features()` bit: error messages name what was wrong (the `messages` feature, a default
+ * one): `pn_solver_last_error` and `pn_config_error` say which field, argument or callback,
+ * with its value. Without it they give each status's fixed description.
+ */
+#define PN_FEATURE_MESSAGES 8
+
+/**
+ * The result of a call. `PN_STATUS_OK` is 0; every other value says what went wrong, and
+ * which argument, field or callback it was, with its value, is said in words by
+ * `pn_solver_last_error` (calls on a solver) and `pn_config_error` (configurations).
  */
 enum pn_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -1132,6 +1150,23 @@ extern "C" {
 struct pn_config pn_config_default_v3(void);
 
 /**
+ * Fills `*config` with the default configuration (as `pn_config_default`), in the version of
+ * the struct its `struct_size` names: set `config->struct_size = sizeof(pn_config)` first.
+ * Only that version's fields are written (`struct_size` is kept), so a program built against
+ * this header keeps working with later libraries, whose struct may have grown, without a new
+ * symbol for each version (`pn_config_default` returns the struct by value, which cannot
+ * grow: the header maps it to `pn_config_default_v3`, and the `pn_config_default` and
+ * `pn_config_default_v2` symbols stay for binaries built against the earlier headers). This
+ * is the way to start a configuration; `pn_config_default` is kept for existing callers.
+ * `PN_STATUS_NULL_POINTER`, `MISALIGNED` or `BAD_STRUCT_SIZE` otherwise, with nothing written.
+ *
+ * # Safety
+ * `config` is NULL, or aligned with its `struct_size` readable and writable for the
+ * `struct_size` bytes when that is a size of `pn_config` this library knows.
+ */
+pn_status pn_config_init(struct pn_config *config);
+
+/**
  * No limit: `PN_UNLIMITED` nodes and time, no clock.
  */
 struct pn_limits pn_limits_default(void);
@@ -1449,6 +1484,62 @@ pn_status pn_solve_value(pn_solver *solver,
  * library does not know give "unknown status code".
  */
 const char *pn_status_str(uint32_t status);
+
+/**
+ * Copies the message of what the last call on this solver found wrong into `buf` (at most
+ * `len` bytes, NUL included: `snprintf`'s contract) and returns the message's whole length,
+ * without the NUL. `buf` may be NULL with `len` 0 to ask for the length;
+ * `PN_ERROR_CAPACITY` bytes always hold a whole message. The message is ASCII, in English,
+ * for people (match on the status, not on the words), and names what was wrong: the
+ * argument or field with its value and what was expected (`config.max_moves is 0; ...`,
+ * `attacker is 5; ...`, `limits->max_time_us is 1000 but limits->clock is NULL; ...`), the
+ * callback and what it returned or wrote (`callback play returned 7 for move 3; ...`), the
+ * size a buffer needed, the limit a search hit. (In a build without the `messages` feature,
+ * which `pn_features()` tells by `PN_FEATURE_MESSAGES`, it is the status's description from
+ * `pn_status_str`: bare-metal builds save the formatting code that way.)
+ *
+ * Every other call given this solver sets the message once it has the solver to itself: empty
+ * when the call succeeds (a return of 0 means "no error"), the description of the failure
+ * otherwise, for every status other than `PN_STATUS_OK` (a search that ended on a limit
+ * too). A call that fails before it has the solver leaves the message alone, as it is
+ * another call's: a solver argument that is NULL, misaligned or not a solver
+ * (`PN_STATUS_NULL_POINTER`, `MISALIGNED`, `INVALID_HANDLE`) and `PN_STATUS_BUSY`. So does
+ * `pn_solver_stop`, and this call, which only reads it. After `PN_STATUS_INTERNAL_ERROR` (a
+ * bug) the message may be empty.
+ *
+ * Calls without a solver have no message to keep: `pn_solver_memory_requirements` and
+ * `pn_solver_init` refuse a configuration that `pn_config_error` describes, and their other
+ * statuses (`PN_STATUS_BUFFER_TOO_SMALL`, `MISALIGNED` for the memory) say all there is
+ * with the requirements they compare against; `pn_certificate_check` says what is wrong
+ * with a certificate in its report.
+ *
+ * Like the other calls on a solver, it may not run while another call uses the solver
+ * (another thread, or a callback of the running call): it then writes and returns the text
+ * of `PN_STATUS_BUSY` instead. For a `solver` that is NULL or not a solver it writes what is
+ * wrong with the pointer.
+ *
+ * # Safety
+ * `solver` is NULL or a pointer from `pn_solver_init`; `buf` is NULL or writable for `len`
+ * bytes, and not inside the solver's memory.
+ */
+size_t pn_solver_last_error(const pn_solver *solver, char *buf, size_t len);
+
+/**
+ * Copies what `pn_solver_memory_requirements` and `pn_solver_init` would refuse in `config`
+ * into `buf`, as `pn_solver_last_error` does (at most `len` bytes, NUL included; returns
+ * the whole length): the field, its value and the range allowed
+ * (`config.epsilon_denominator is 0 ...`, `config.table_bytes is 10; at least 191 ...`), a
+ * NULL config or a `struct_size` this library does not know. An acceptable configuration
+ * gives the empty string and 0. Those two calls have no solver to keep a message in: call
+ * this when they fail with `PN_STATUS_INVALID_ARGUMENT`, `BAD_STRUCT_SIZE`, `NULL_POINTER`
+ * (for the config) or `UNSUPPORTED`. It reads `config` and nothing else, and may be called
+ * from any thread.
+ *
+ * # Safety
+ * `config` is NULL or readable as for `pn_solver_memory_requirements`; `buf` is NULL or
+ * writable for `len` bytes.
+ */
+size_t pn_config_error(const struct pn_config *config, char *buf, size_t len);
 
 /**
  * Empties the transposition table: every position is forgotten, the generation is reset,

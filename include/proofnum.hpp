@@ -17,8 +17,10 @@
  *
  * Every answer is confirmed before it is reported (pn_config.confirm; PN_STATUS_UNCONFIRMED
  * when the confirmation kept refuting it).
- * Construction and the table calls throw proofnum::Error; solve calls return a Result whose
- * status says whether the search found an answer (running out of budget is not exceptional).
+ * Construction and the table calls throw proofnum::Error, whose what() carries the library's
+ * message naming what was wrong ("config.max_moves is 0; expected 1 to ..."); solve calls
+ * return a Result whose status says whether the search found an answer (running out of
+ * budget is not exceptional), with that message in Result::message when it did not.
  * Exceptions thrown by a game's methods are caught before they reach the library and reported
  * as PN_STATUS_CALLBACK_FAILED: nothing ever unwinds through the C ABI.
  */
@@ -39,14 +41,41 @@
 
 namespace proofnum {
 
-/// A call that failed, with its status.
+/// The solver's last error message (pn_solver_last_error): what its last call found wrong,
+/// empty after a success.
+inline std::string last_error(const pn_solver *solver) {
+    char buf[PN_ERROR_CAPACITY];
+    (void)pn_solver_last_error(solver, buf, sizeof buf);
+    return std::string(buf);
+}
+
+/// What pn_solver_memory_requirements and pn_solver_init refuse in `config` (pn_config_error);
+/// empty for an acceptable configuration.
+inline std::string config_error(const pn_config &config) {
+    char buf[PN_ERROR_CAPACITY];
+    (void)pn_config_error(&config, buf, sizeof buf);
+    return std::string(buf);
+}
+
+/// A call that failed, with its status and the library's message saying what was wrong.
+/// what() is "<status description>: <message>" (the status's description alone when there is
+/// no message).
 class Error : public std::runtime_error {
 public:
     explicit Error(pn_status status) : std::runtime_error(pn_status_str(status)), status_(status) {}
+    Error(pn_status status, const std::string &message)
+        : std::runtime_error(message.empty() ? std::string(pn_status_str(status))
+                                             : std::string(pn_status_str(status)) + ": " +
+                                                   message),
+          status_(status),
+          message_(message) {}
     pn_status status() const noexcept { return status_; }
+    /// The library's message (pn_solver_last_error, pn_config_error), or empty.
+    const std::string &message() const noexcept { return message_; }
 
 private:
     pn_status status_;
+    std::string message_;
 };
 
 /// Throws Error unless the status is PN_STATUS_OK.
@@ -54,11 +83,23 @@ inline void check(pn_status status) {
     if (status != PN_STATUS_OK) throw Error(status);
 }
 
-/// What a solve call returned: its status, and the result the library wrote (all zero, with
-/// outcome PN_OUTCOME_UNKNOWN, when the call failed before searching).
+/// Throws Error, with the solver's last error message, unless the status is PN_STATUS_OK.
+inline void check(pn_status status, const pn_solver *solver) {
+    if (status != PN_STATUS_OK) throw Error(status, last_error(solver));
+}
+
+/// Throws Error, with what is wrong with `config`, unless the status is PN_STATUS_OK.
+inline void check(pn_status status, const pn_config &config) {
+    if (status != PN_STATUS_OK) throw Error(status, config_error(config));
+}
+
+/// What a solve call returned: its status, the result the library wrote (all zero, with
+/// outcome PN_OUTCOME_UNKNOWN, when the call failed before searching), and when it failed the
+/// solver's message saying why (pn_solver_last_error).
 struct Result {
     pn_status status;
     pn_result result;
+    std::string message;
 
     bool solved() const noexcept { return status == PN_STATUS_OK; }
 };
@@ -330,7 +371,7 @@ public:
     static std::pair<std::size_t, std::size_t> memory_requirements(
         const pn_config &config = pn_config_default()) {
         std::size_t bytes = 0, align = 0;
-        check(pn_solver_memory_requirements(&config, &bytes, &align));
+        check(pn_solver_memory_requirements(&config, &bytes, &align), config);
         return std::make_pair(bytes, align);
     }
 
@@ -341,14 +382,14 @@ public:
         owned_.reset(new unsigned char[space]);
         void *start = owned_.get();
         start = std::align(need.second, need.first, start, space);
-        check(pn_solver_init(start, need.first, &config, &solver_));
+        check(pn_solver_init(start, need.first, &config, &solver_), config);
     }
 
     /// A solver inside caller memory (a static array, the stack, an arena), which must
     /// outlive it and stay in place. Throws Error for memory that is too small or misaligned.
     Solver(void *memory, std::size_t bytes, const pn_config &config = pn_config_default())
         : solver_(nullptr) {
-        check(pn_solver_init(memory, bytes, &config, &solver_));
+        check(pn_solver_init(memory, bytes, &config, &solver_), config);
     }
 
     Solver(Solver &&other) noexcept : owned_(std::move(other.owned_)), solver_(other.solver_) {
@@ -385,14 +426,14 @@ public:
     Result solve_table(const pn_game &game, pn_side attacker, const pn_limits *limits = nullptr) {
         Result r = empty();
         r.status = pn_solve(solver_, &game, attacker, limits, &r.result);
-        return r;
+        return said(r);
     }
 
     /// pn_solve_value with a callback table made by hand.
     Result solve_value_table(const pn_game &game, const pn_limits *limits = nullptr) {
         Result r = empty();
         r.status = pn_solve_value(solver_, &game, limits, &r.result);
-        return r;
+        return said(r);
     }
 
     /// Can `attacker` force a win? With the configuration's `threads` worker threads, each on
@@ -416,14 +457,14 @@ public:
                                 const pn_limits *limits = nullptr) {
         Result r = empty();
         r.status = pn_solve_parallel(solver_, &game, attacker, limits, &r.result);
-        return r;
+        return said(r);
     }
 
     /// pn_solve_value_parallel with a callback table made by hand.
     Result solve_value_parallel_table(const pn_game &game, const pn_limits *limits = nullptr) {
         Result r = empty();
         r.status = pn_solve_value_parallel(solver_, &game, limits, &r.result);
-        return r;
+        return said(r);
     }
 
     /// The principal variation of `attacker`'s search (see pn_principal_variation), at most
@@ -445,7 +486,7 @@ public:
                           s == PN_STATUS_STOPPED || s == PN_STATUS_DEPTH_LIMIT ||
                           s == PN_STATUS_TOO_MANY_MOVES || s == PN_STATUS_REFUTED ||
                           s == PN_STATUS_CALLBACK_FAILED || s == PN_STATUS_CALLBACK_INVALID;
-            if (!walked) throw Error(s);
+            if (!walked) throw Error(s, proofnum::last_error(solver_));
         }
         line.resize(length);
         return line;
@@ -459,7 +500,7 @@ public:
         pn_game t = Game<G>::table(game);
         Result r = empty();
         r.status = pn_verify(solver_, &t, attacker, claim, limits, &r.result);
-        return r;
+        return said(r);
     }
 
     /// Writes the certificate of a claim (PN_OUTCOME_PROVEN: `attacker` wins; DISPROVEN: it
@@ -484,26 +525,30 @@ public:
     /// another thread is starting has returned); the one call that is safe from another thread.
     void stop() noexcept { (void)pn_solver_stop(solver_); }
 
-    void clear_table() { check(pn_table_clear(solver_)); }
-    void new_generation() { check(pn_table_new_generation(solver_)); }
+    void clear_table() { check(pn_table_clear(solver_), solver_); }
+    void new_generation() { check(pn_table_new_generation(solver_), solver_); }
+
+    /// What the last call on this solver found wrong (pn_solver_last_error); empty after a
+    /// success.
+    std::string last_error() const { return proofnum::last_error(solver_); }
 
     pn_table_info table_info() const {
         pn_table_info info = pn_table_info();
         info.struct_size = sizeof info;
-        check(pn_table_get_info(solver_, &info));
+        check(pn_table_get_info(solver_, &info), solver_);
         return info;
     }
 
     std::vector<unsigned char> save_table() const {
         std::vector<unsigned char> bytes(table_info().saved_bytes);
         std::size_t written = 0;
-        check(pn_table_save(solver_, bytes.data(), bytes.size(), &written));
+        check(pn_table_save(solver_, bytes.data(), bytes.size(), &written), solver_);
         bytes.resize(written);
         return bytes;
     }
 
     void load_table(const std::vector<unsigned char> &bytes) {
-        check(pn_table_load(solver_, bytes.data(), bytes.size()));
+        check(pn_table_load(solver_, bytes.data(), bytes.size()), solver_);
     }
 
 private:
@@ -515,7 +560,7 @@ private:
         Result r = empty();
         r.status = pn_certify(solver_, &t, attacker, claim, game_name.data(), game_name.size(),
                               sink, &ctx, limits, &r.result);
-        return r;
+        return said(r);
     }
 
     static int append(void *ctx, const uint8_t *bytes, std::size_t length) noexcept {
@@ -537,7 +582,13 @@ private:
         }
     }
 
-    static Result empty() noexcept {
+    /// The result with the solver's message when the call failed.
+    Result said(Result r) const {
+        if (r.status != PN_STATUS_OK) r.message = proofnum::last_error(solver_);
+        return r;
+    }
+
+    static Result empty() {
         Result r;
         r.status = PN_STATUS_OK;
         r.result = pn_result();

@@ -1,18 +1,20 @@
 //! Depth-first proof-number search (df-pn) with the 1+ε trick, run as an explicit loop over
 //! frames in caller memory.
 //!
-//! MID (`../shared/reading/dfpn-explained.md`) is usually written as a recursive function. Here
+//! MID (Nagai, *Df-pn algorithm for searching AND/OR trees and its applications*, PhD thesis,
+//! University of Tokyo, 2002) is usually written as a recursive function. Here
 //! each recursion level is a frame in a caller-supplied stack region and the children's
 //! numbers live in that region too, so a deep proof can never overflow the machine stack, and a
 //! dropped table write only costs a re-search: the frame still holds its children's (φ, δ)
-//! (the point the reading makes about load-bearing tables).
+//! (in recursive df-pn the table is load-bearing: a dropped write loses the children's numbers).
 //!
 //! # Numbers and thresholds
 //! A frame keeps each child's numbers *in the frame's own view* ("how hard is it for the side
 //! to move here to win through this child"). With strict alternation that is the child's
 //! (δ, φ); when a move keeps the same side to move (passes, extra turns) it is the child's
 //! (φ, δ). The node's numbers are then `φ = min φ'(c)` and `δ = Σ δ'(c)`, and the selected child
-//! gets the thresholds of the reading, in the frame's view:
+//! gets the thresholds of the 1+ε trick (Pawlewicz and Lew, *Improving depth-first PN-search:
+//! 1 + ε trick*, Computers and Games 2006), in the frame's view:
 //! `φ'_t = min(φ_t, max(φ'₂ + 1, ⌈φ'₂ (1 + ε)⌉))` and `δ'_t = δ_t − δ + δ'(c)`
 //! ([`number::child_delta_threshold`], [`number::child_phi_threshold`]).
 //!
@@ -599,7 +601,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
     ) {
         let slot = (frame.first_child + eval.best) as usize;
         let child = self.children[slot];
-        // Thresholds in the parent's view (the reading's formulas), then in the child's.
+        // Thresholds in the parent's view (the 1+ε trick's formulas), then in the child's.
         let phi_t = number::child_delta_threshold(
             frame.threshold.phi,
             eval.second_phi,

@@ -57,7 +57,7 @@
 //! ```
 //!
 //! ## Features
-//! - `std` (off by default): the parallel PN-DFPN solver ([`parallel`]): several threads
+//! - `std` (off by default): the parallel PN-DFPN solver (module `parallel`): several threads
 //!   solve one position over a shared table.
 //!
 //! ## Limits

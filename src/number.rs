@@ -181,6 +181,7 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(4096))]
 
         #[test]
+        #[cfg_attr(miri, ignore = "proptest's harness: minutes a property under Miri")]
         fn add_matches_wide_arithmetic(a in number(), b in number()) {
             let s = add(a, b);
             if a == INFINITE || b == INFINITE {
@@ -192,6 +193,7 @@ mod tests {
         }
 
         #[test]
+        #[cfg_attr(miri, ignore = "proptest's harness: minutes a property under Miri")]
         fn add_is_monotone(a in number(), b in number(), c in number()) {
             // a ≤ b implies a + c ≤ b + c: a larger child never lowers its parent's sum.
             let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
@@ -199,6 +201,7 @@ mod tests {
         }
 
         #[test]
+        #[cfg_attr(miri, ignore = "proptest's harness: minutes a property under Miri")]
         fn child_phi_threshold_matches_exact_arithmetic(t in number(), d in number(), p in number()) {
             let got = child_phi_threshold(t, d, p);
             if t == INFINITE {
@@ -211,6 +214,7 @@ mod tests {
         }
 
         #[test]
+        #[cfg_attr(miri, ignore = "proptest's harness: minutes a property under Miri")]
         fn child_phi_threshold_lets_the_child_search(
             others in prop_oneof![0u32..64, (MAX_FINITE - 64)..MAX_FINITE, 0..MAX_FINITE],
             p in prop_oneof![0u32..64, (MAX_FINITE - 64)..MAX_FINITE, 0..MAX_FINITE],
@@ -225,6 +229,7 @@ mod tests {
         }
 
         #[test]
+        #[cfg_attr(miri, ignore = "proptest's harness: minutes a property under Miri")]
         fn child_delta_threshold_bounds(phi_t in number(), d2 in number(), num in 0u32..8, den in 1u32..8) {
             let eps = Epsilon::new(num, den).unwrap();
             let got = child_delta_threshold(phi_t, d2, eps);

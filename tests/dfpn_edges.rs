@@ -110,6 +110,7 @@ fn with_nim<R>(
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn nim_piles_match_the_multiple_of_four_rule() {
     with_nim(64, 3, |dfpn, table| {
         for stones in 0..40 {
@@ -134,6 +135,7 @@ fn nim_piles_match_the_multiple_of_four_rule() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn terminal_root_is_answered_without_search() {
     with_nim(8, 3, |dfpn, table| {
         let mut game = Nim::new(0); // First to move, no stones: First has lost.
@@ -227,6 +229,7 @@ fn buffers_that_are_too_small_are_rejected() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn stack_bytes_is_enough_at_any_alignment() {
     let need = Dfpn::<TicTacToe>::stack_bytes(9, 9);
     let mut buf = vec![0u8; need + 16];
@@ -240,6 +243,7 @@ fn stack_bytes_is_enough_at_any_alignment() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn limits_stop_the_search_without_a_false_answer() {
     let mut table_memory = vec![0u8; Table::required_bytes(1024)];
     let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
@@ -331,6 +335,7 @@ fn a_broken_game_stops_with_game_error() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn history_makes_a_repeated_root_a_repetition() {
     let mut table_memory = vec![0u8; Table::required_bytes(16)];
     let mut table = Table::new(&mut table_memory).unwrap();
@@ -363,6 +368,7 @@ fn history_makes_a_repeated_root_a_repetition() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn finite_thresholds_end_a_job_with_its_numbers_and_children() {
     let mut table_memory = vec![0u8; Table::required_bytes(1024)];
     let mut table = Table::new(&mut table_memory).unwrap();
@@ -385,6 +391,7 @@ fn finite_thresholds_end_a_job_with_its_numbers_and_children() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn a_saved_table_is_reused_after_loading() {
     let mut memory = vec![0u8; Table::required_bytes(1 << 12)];
     let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
@@ -408,6 +415,7 @@ fn a_saved_table_is_reused_after_loading() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn epsilon_zero_and_quarter_agree_and_report_statistics() {
     for epsilon in [proofnum::Epsilon::ZERO, proofnum::Epsilon::QUARTER] {
         let mut table_memory = vec![0u8; Table::required_bytes(64)];
@@ -441,6 +449,7 @@ fn epsilon_zero_and_quarter_agree_and_report_statistics() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn progress_reports_arrive_during_a_long_search() {
     let mut table_memory = vec![0u8; Table::MIN_BYTES];
     let mut table = Table::new(&mut table_memory).unwrap();
@@ -470,6 +479,7 @@ fn progress_reports_arrive_during_a_long_search() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "a full tic-tac-toe or Nim solve: minutes under Miri")]
 fn walks_use_the_whole_stack_depth() {
     // Tic-tac-toe lines are at most 9 plies: a stack of exactly 9 must be enough for the
     // solve, the principal variation of a draw (which fills the board) and the proof check.

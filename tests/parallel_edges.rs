@@ -342,7 +342,7 @@ fn a_terminal_root_needs_one_job() {
 
 #[test]
 fn thread_counts_above_the_bound_are_a_config_error() {
-    // Issue 12, finding 5: `threads` had no upper bound.
+    // `threads` once had no upper bound.
     use proofnum::parallel::MAX_THREADS;
     let with = |threads| {
         ParallelSolver::new(ParallelConfig {

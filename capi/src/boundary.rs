@@ -10,6 +10,8 @@ use core::marker::PhantomData;
 use core::mem::{align_of, size_of};
 use core::ptr::NonNull;
 
+use crate::error::Error;
+use crate::fail;
 use crate::status::pn_status;
 
 /// Runs an export's body and returns its status; a panic becomes
@@ -310,6 +312,62 @@ fn check_len<T>(len: usize) -> Result<(), pn_status> {
     match len.checked_mul(size_of::<T>()) {
         Some(bytes) if bytes <= isize::MAX as usize => Ok(()),
         _ => Err(pn_status::InvalidArgument),
+    }
+}
+
+/// Errors of the pointer checks above, said of the argument they were about.
+pub(crate) trait Arg<T> {
+    /// The error, if any, as a message naming the argument `what` (a NULL or misaligned
+    /// pointer, a length too large), the pointer being `ptr` to a `P`.
+    fn arg<P>(self, ptr: *const P, what: &str) -> Result<T, Error>;
+    /// As [`arg`](Arg::arg), for a pointer to a [`SizedStruct`]: a `struct_size` this
+    /// library does not know is said with its value and the sizes it knows.
+    ///
+    /// # Safety
+    /// As for the check that failed: `ptr` is NULL, misaligned, or has its first `size_t`
+    /// readable.
+    unsafe fn struct_arg<P: SizedStruct>(self, ptr: *const P, what: &str) -> Result<T, Error>;
+}
+
+impl<T> Arg<T> for Result<T, pn_status> {
+    fn arg<P>(self, ptr: *const P, what: &str) -> Result<T, Error> {
+        self.map_err(|status| match status {
+            pn_status::NullPointer => fail!(status, "{what} is NULL"),
+            pn_status::Misaligned => fail!(
+                status,
+                "{what} ({ptr:p}) is not aligned to {} bytes",
+                align_of::<P>()
+            ),
+            _ => Error::from(status).about(what),
+        })
+    }
+
+    unsafe fn struct_arg<P: SizedStruct>(self, ptr: *const P, what: &str) -> Result<T, Error> {
+        match self {
+            Err(pn_status::BadStructSize) => {
+                // SAFETY: the size check ran, so `ptr` is non-NULL and aligned, and its first
+                // `size_t` is readable (the caller's contract).
+                let size = unsafe { ptr.cast::<usize>().read() };
+                #[cfg_attr(not(feature = "messages"), allow(unused_mut))]
+                let mut e = fail!(
+                    pn_status::BadStructSize,
+                    "{what}->struct_size is {size}; expected {} (sizeof in this header)",
+                    size_of::<P>()
+                );
+                #[cfg(feature = "messages")]
+                for (i, older) in P::OLDER_SIZES.iter().enumerate() {
+                    let sep = if i == 0 {
+                        " or an earlier version's "
+                    } else {
+                        ", "
+                    };
+                    let _ =
+                        core::fmt::Write::write_fmt(&mut e.message, format_args!("{sep}{older}"));
+                }
+                Err(e)
+            }
+            other => other.arg(ptr, what),
+        }
     }
 }
 

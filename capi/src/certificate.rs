@@ -18,12 +18,14 @@ use core::ffi::{c_char, c_int, c_void};
 
 use proofnum_core::certificate::{Sink, SinkError};
 
-use crate::boundary::{SizedStruct, guard, out_struct, read_input, slice};
+use crate::boundary::{Arg, SizedStruct, out_struct, slice};
 use crate::config::pn_limits;
+use crate::error::Error;
+use crate::fail;
 use crate::game::{pn_game, pn_outcome, pn_side};
 use crate::proof::{claim_of, walked};
 use crate::result::pn_result;
-use crate::solver::{handle, pn_solver, with_rule};
+use crate::solver::{handle, pn_solver, read_game, with_rule, with_solver};
 use crate::status::pn_status;
 
 /// Takes the next `length` bytes of a certificate (at `bytes`, valid only during the call;
@@ -103,13 +105,22 @@ unsafe fn name<'a>(
     ptr: *const c_char,
     length: usize,
     solver: Option<&pn_solver>,
-) -> Result<&'a str, pn_status> {
+) -> Result<&'a str, Error> {
     if solver.is_some_and(|s| length > 0 && s.overlaps(ptr.cast(), length)) {
-        return Err(pn_status::InvalidArgument);
+        return Err(fail!(
+            pn_status::InvalidArgument,
+            "game_name ({ptr:p}, {length} bytes) overlaps the solver's memory"
+        ));
     }
     // SAFETY: forwarded from the caller.
-    let bytes = unsafe { slice(ptr.cast::<u8>(), length)? };
-    core::str::from_utf8(bytes).map_err(|_| pn_status::InvalidArgument)
+    let bytes = unsafe { slice(ptr.cast::<u8>(), length) }.arg(ptr, "game_name")?;
+    core::str::from_utf8(bytes).map_err(|e| {
+        fail!(
+            pn_status::InvalidArgument,
+            "game_name is not UTF-8 (byte {} of {length})",
+            e.valid_up_to()
+        )
+    })
 }
 
 /// Writes the certificate of a claim through `sink`: that `attacker` (0 or 1, a `pn_side`)
@@ -156,23 +167,23 @@ pub unsafe extern "C" fn pn_certify(
     limits: *const pn_limits,
     out_result: *mut pn_result,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, game, limits, out_result) = unsafe {
+        let (game, limits, out_result) = unsafe {
             (
-                handle(solver)?,
-                read_input(game)?,
+                read_game(game)?,
                 pn_limits::read(limits)?,
-                out_struct(out_result)?,
+                out_struct(out_result).struct_arg(out_result, "out_result")?,
             )
         };
-        let attacker = pn_side::player(attacker)?;
+        let attacker = pn_side::arg(attacker, "attacker")?;
         let claim = claim_of(claim)?;
-        let write = sink.ok_or(pn_status::NullPointer)?;
+        let write = sink.ok_or_else(|| fail!(pn_status::NullPointer, "sink is NULL"))?;
         // SAFETY: forwarded from the caller.
-        let game_name = unsafe { name(game_name, game_name_length, Some(solver))? };
-        let locked = solver.lock()?;
-        let stop = solver.stop_flag();
+        let game_name = unsafe { name(game_name, game_name_length, Some(locked.solver))? };
+        let stop = locked.solver.stop_flag();
         let mut sink = CSink::new(write, sink_ctx);
         let result = with_rule!(locked.inner, &game, |dfpn, g, table, memo| {
             limits.with(stop, |l| {
@@ -190,7 +201,7 @@ pub unsafe extern "C" fn pn_certify(
                 _ => result,
             }
         });
-        solver.finish(result, out_result)
+        locked.finish(result, out_result, &limits)
     })
 }
 

@@ -7,7 +7,9 @@ use proofnum_core::dfpn::MAX_STACK_DEPTH;
 use proofnum_core::limits::Progress;
 use proofnum_core::{DfpnConfig, Epsilon, Limits, PnsConfig, Table};
 
-use crate::boundary::{self, SizedStruct};
+use crate::boundary::{self, Arg, SizedStruct};
+use crate::error::Error;
+use crate::fail;
 use crate::status::pn_status;
 
 /// "No limit", for the limits in [`pn_limits`].
@@ -236,40 +238,88 @@ impl pn_config {
 
     /// Whether answers are to be confirmed: as `confirm` says, and always for the versions of
     /// the struct before it (`struct_size` ends before the field).
-    fn confirms(&self) -> Result<bool, pn_status> {
+    fn confirms(&self) -> Result<bool, Error> {
         if self.struct_size <= core::mem::offset_of!(pn_config, confirm) {
             return Ok(true);
         }
         match self.confirm {
             PN_CONFIRM => Ok(true),
             PN_CONFIRM_OFF => Ok(false),
-            _ => Err(pn_status::InvalidArgument),
+            other => Err(fail!(
+                pn_status::InvalidArgument,
+                "config.confirm is {other}; expected 1 (PN_CONFIRM) or 0 (PN_CONFIRM_OFF)"
+            )),
         }
     }
 
-    /// Checks every field's range.
-    pub fn settings(&self) -> Result<Settings, pn_status> {
-        let epsilon = Epsilon::new(self.epsilon_numerator, self.epsilon_denominator)
-            .ok_or(pn_status::InvalidArgument)?;
-        let depth_ok = (1..=PN_MAX_DEPTH_LIMIT).contains(&self.max_depth);
+    /// Checks every field's range; an error names the field, its value and the range allowed.
+    pub(crate) fn settings(&self) -> Result<Settings, Error> {
+        let invalid = pn_status::InvalidArgument;
+        let epsilon =
+            Epsilon::new(self.epsilon_numerator, self.epsilon_denominator).ok_or_else(|| {
+                fail!(
+                    invalid,
+                    "config.epsilon_denominator is 0 (epsilon {}/0); expected 1 to {}",
+                    self.epsilon_numerator,
+                    u32::MAX
+                )
+            })?;
+        if self.table_bytes < PN_TABLE_MIN_BYTES {
+            return Err(fail!(
+                invalid,
+                "config.table_bytes is {}; at least {PN_TABLE_MIN_BYTES} (PN_TABLE_MIN_BYTES) \
+                 needed",
+                self.table_bytes
+            ));
+        }
+        if !(1..=PN_MAX_DEPTH_LIMIT).contains(&self.max_depth) {
+            return Err(fail!(
+                invalid,
+                "config.max_depth is {}; expected 1 to {PN_MAX_DEPTH_LIMIT} (PN_MAX_DEPTH_LIMIT)",
+                self.max_depth
+            ));
+        }
         // The searcher keeps (max_depth + 1) * max_moves child slots with 32-bit indices.
-        let slots = (self.max_depth as u64 + 1) * self.max_moves as u64;
-        if self.table_bytes < PN_TABLE_MIN_BYTES
-            || !depth_ok
-            || self.max_moves == 0
-            || slots > u32::MAX as u64
-            || self.threads > PN_MAX_THREADS
-        {
-            return Err(pn_status::InvalidArgument);
+        let most_moves = u32::MAX as u64 / (self.max_depth as u64 + 1);
+        if self.max_moves == 0 || self.max_moves as u64 > most_moves {
+            return Err(fail!(
+                invalid,
+                "config.max_moves is {}; expected 1 to {most_moves} (with config.max_depth {})",
+                self.max_moves,
+                self.max_depth
+            ));
+        }
+        if self.threads > PN_MAX_THREADS {
+            return Err(fail!(
+                invalid,
+                "config.threads is {}; expected 0 (one per core) to {PN_MAX_THREADS} \
+                 (PN_MAX_THREADS)",
+                self.threads
+            ));
         }
         let or_default = |nodes: usize, default: usize| if nodes == 0 { default } else { nodes };
         let arena_nodes = or_default(self.arena_nodes, PN_DEFAULT_ARENA_NODES);
-        let engine = match pn_engine::from_u32(self.engine)? {
+        let unbuilt = || {
+            fail!(
+                pn_status::Unsupported,
+                "config.engine is {} (PN_ENGINE_PNS or PN_ENGINE_PN2), which this build \
+                 leaves out (its pns feature); PN_ENGINE_DFPN (0) is always there",
+                self.engine
+            )
+        };
+        let engine = match pn_engine::from_u32(self.engine).map_err(|_| {
+            fail!(
+                invalid,
+                "config.engine is {}; expected 0 (PN_ENGINE_DFPN), 1 (PN_ENGINE_PNS) or 2 \
+                 (PN_ENGINE_PN2)",
+                self.engine
+            )
+        })? {
             pn_engine::Dfpn => SerialEngine::Dfpn,
             pn_engine::Pns => SerialEngine::Pns {
                 nodes: arena_nodes,
                 config: PnsConfig::PNS,
-                built: pns_built()?,
+                built: pns_built().map_err(|_| unbuilt())?,
             },
             pn_engine::Pn2 => SerialEngine::Pns {
                 nodes: arena_nodes,
@@ -277,19 +327,33 @@ impl pn_config {
                     self.second_level_nodes,
                     PN_DEFAULT_SECOND_LEVEL_NODES,
                 )),
-                built: pns_built()?,
+                built: pns_built().map_err(|_| unbuilt())?,
             },
         };
-        let pns_out_of_range = match engine {
-            SerialEngine::Dfpn => false,
-            SerialEngine::Pns { nodes, config, .. } => {
-                self.max_moves > PN_PNS_MAX_MOVES
-                    || nodes > PN_PNS_MAX_NODES
-                    || config.second_level_nodes > PN_PNS_MAX_NODES
+        if let SerialEngine::Pns { nodes, config, .. } = engine {
+            if self.max_moves > PN_PNS_MAX_MOVES {
+                return Err(fail!(
+                    invalid,
+                    "config.max_moves is {}; expected 1 to {PN_PNS_MAX_MOVES} \
+                     (PN_PNS_MAX_MOVES) with PN_ENGINE_PNS and PN_ENGINE_PN2",
+                    self.max_moves
+                ));
             }
-        };
-        if pns_out_of_range {
-            return Err(pn_status::InvalidArgument);
+            if nodes > PN_PNS_MAX_NODES {
+                return Err(fail!(
+                    invalid,
+                    "config.arena_nodes is {nodes}; expected 0 (the default) to \
+                     {PN_PNS_MAX_NODES} (PN_PNS_MAX_NODES)"
+                ));
+            }
+            if config.second_level_nodes > PN_PNS_MAX_NODES {
+                return Err(fail!(
+                    invalid,
+                    "config.second_level_nodes is {}; expected 0 (the default) to \
+                     {PN_PNS_MAX_NODES} (PN_PNS_MAX_NODES)",
+                    config.second_level_nodes
+                ));
+            }
         }
         Ok(Settings {
             table_bytes: self.table_bytes,
@@ -318,6 +382,29 @@ impl pn_config {
 #[unsafe(no_mangle)]
 pub extern "C" fn pn_config_default_v3() -> pn_config {
     pn_config::DEFAULT
+}
+
+/// Fills `*config` with the default configuration (as `pn_config_default`), in the version of
+/// the struct its `struct_size` names: set `config->struct_size = sizeof(pn_config)` first.
+/// Only that version's fields are written (`struct_size` is kept), so a program built against
+/// this header keeps working with later libraries, whose struct may have grown, without a new
+/// symbol for each version (`pn_config_default` returns the struct by value, which cannot
+/// grow: the header maps it to `pn_config_default_v3`, and the `pn_config_default` and
+/// `pn_config_default_v2` symbols stay for binaries built against the earlier headers). This
+/// is the way to start a configuration; `pn_config_default` is kept for existing callers.
+/// `PN_STATUS_NULL_POINTER`, `MISALIGNED` or `BAD_STRUCT_SIZE` otherwise, with nothing written.
+///
+/// # Safety
+/// `config` is NULL, or aligned with its `struct_size` readable and writable for the
+/// `struct_size` bytes when that is a size of `pn_config` this library knows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_config_init(config: *mut pn_config) -> pn_status {
+    boundary::guard(|| {
+        // SAFETY: forwarded from the caller.
+        let out = unsafe { boundary::out_struct(config)? };
+        out.write(pn_config::DEFAULT);
+        Ok(())
+    })
 }
 
 /// The second version of [`pn_config`], before `confirm`: what binaries built against the
@@ -521,11 +608,16 @@ impl pn_limits {
     ///
     /// # Safety
     /// As [`boundary::read_input`].
-    pub unsafe fn read(ptr: *const pn_limits) -> Result<pn_limits, pn_status> {
+    pub(crate) unsafe fn read(ptr: *const pn_limits) -> Result<pn_limits, Error> {
         // SAFETY: forwarded from the caller.
         let limits = unsafe { pn_limits::read_any(ptr)? };
         if limits.max_time_us != PN_UNLIMITED && limits.clock.is_none() {
-            return Err(pn_status::InvalidArgument);
+            return Err(fail!(
+                pn_status::InvalidArgument,
+                "limits->max_time_us is {} but limits->clock is NULL; a time limit needs a \
+                 clock (or max_time_us = PN_UNLIMITED)",
+                limits.max_time_us
+            ));
         }
         Ok(limits)
     }
@@ -535,12 +627,13 @@ impl pn_limits {
     ///
     /// # Safety
     /// As [`boundary::read_input`].
-    pub unsafe fn read_any(ptr: *const pn_limits) -> Result<pn_limits, pn_status> {
+    pub(crate) unsafe fn read_any(ptr: *const pn_limits) -> Result<pn_limits, Error> {
         if ptr.is_null() {
             return Ok(pn_limits::NONE);
         }
-        // SAFETY: forwarded from the caller.
-        unsafe { boundary::read_input(ptr) }
+        // SAFETY: forwarded from the caller, who also makes the first `size_t` readable for
+        // the error's message.
+        unsafe { boundary::read_input(ptr).struct_arg(ptr, "limits") }
     }
 
     /// Runs `body` with these limits as the core's [`Limits`], polling `stop`.
@@ -594,6 +687,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn config_init_fills_the_callers_version_of_the_struct() {
+        let mut c = pn_config {
+            struct_size: core::mem::size_of::<pn_config>(),
+            table_bytes: 7,
+            ..pn_config::DEFAULT
+        };
+        // SAFETY: a valid local.
+        assert_eq!(unsafe { pn_config_init(&mut c) }, pn_status::Ok);
+        assert_eq!(c, pn_config::DEFAULT);
+        // A caller of the second version: `confirm` is not its memory and stays as it was.
+        let v2 = core::mem::offset_of!(pn_config, confirm);
+        let mut old = pn_config {
+            struct_size: v2,
+            table_bytes: 7,
+            confirm: 99,
+            ..pn_config::DEFAULT
+        };
+        // SAFETY: as above.
+        assert_eq!(unsafe { pn_config_init(&mut old) }, pn_status::Ok);
+        assert_eq!(
+            (old.struct_size, old.table_bytes, old.confirm),
+            (v2, PN_DEFAULT_TABLE_BYTES, 99)
+        );
+        old.struct_size = 3;
+        // SAFETY: as above; the size is refused before anything is written.
+        assert_eq!(
+            unsafe { pn_config_init(&mut old) },
+            pn_status::BadStructSize
+        );
+        // SAFETY: NULL is refused.
+        assert_eq!(
+            unsafe { pn_config_init(core::ptr::null_mut()) },
+            pn_status::NullPointer
+        );
+    }
+
+    #[test]
     fn defaults_are_valid_and_ranges_are_checked() {
         let c = pn_config_default_v3();
         let s = c.settings().unwrap();
@@ -623,7 +753,10 @@ mod tests {
         );
         // Without the engines, any PNS or PN² config is unsupported, in range or not.
         #[cfg(not(feature = "pns"))]
-        assert_eq!(pn2.settings().err(), Some(pn_status::Unsupported));
+        assert_eq!(
+            pn2.settings().err().map(|e| e.status),
+            Some(pn_status::Unsupported)
+        );
         let pns_out_of_range = if cfg!(feature = "pns") {
             pn_status::InvalidArgument
         } else {
@@ -647,7 +780,10 @@ mod tests {
             pn_config { engine: 3, ..c },
             pn_config { confirm: 2, ..c },
         ] {
-            assert_eq!(bad.settings().err(), Some(pn_status::InvalidArgument));
+            assert_eq!(
+                bad.settings().err().map(|e| e.status),
+                Some(pn_status::InvalidArgument)
+            );
         }
         for bad in [
             pn_config {
@@ -661,7 +797,10 @@ mod tests {
                 ..c
             },
         ] {
-            assert_eq!(bad.settings().err(), Some(pns_out_of_range));
+            assert_eq!(
+                bad.settings().err().map(|e| e.status),
+                Some(pns_out_of_range)
+            );
         }
     }
 
@@ -733,7 +872,7 @@ mod tests {
         };
         // SAFETY: a valid pointer to a local.
         assert_eq!(
-            unsafe { pn_limits::read(&l) }.err(),
+            unsafe { pn_limits::read(&l) }.err().map(|e| e.status),
             Some(pn_status::InvalidArgument)
         );
         // SAFETY: NULL means no limit.

@@ -20,6 +20,8 @@ use proofnum_core::number::Numbers;
 use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::boundary::SizedStruct;
+use crate::error::Error;
+use crate::fail;
 use crate::status::pn_status;
 
 mod dominance;
@@ -299,23 +301,83 @@ type MoveFn = unsafe extern "C" fn(*mut c_void, u32) -> c_int;
 type EstimateFn = unsafe extern "C" fn(*mut c_void, *mut u32, *mut u32) -> c_int;
 type EncodeFn = unsafe extern "C" fn(*mut c_void, *mut u8, usize, *mut usize) -> c_int;
 
-/// How a game broke its contract; the first failure is kept.
+/// How a game broke its contract, and where; the first failure is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Failure {
     /// A callback returned non-zero.
-    Failed,
+    Failed {
+        /// The callback's field name in `pn_game`.
+        callback: &'static str,
+        /// What it returned.
+        code: c_int,
+        /// The move it was given (`play`, `undo`).
+        mv: Option<u32>,
+    },
     /// A callback reported an out-of-range value.
-    Invalid,
+    Invalid {
+        /// The callback's field name in `pn_game`.
+        callback: &'static str,
+        /// What it wrote, or `None` when it wrote nothing.
+        value: Option<u64>,
+        /// The values it may write.
+        expected: &'static str,
+    },
 }
 
 impl From<Failure> for pn_status {
     fn from(f: Failure) -> pn_status {
         match f {
-            Failure::Failed => pn_status::CallbackFailed,
-            Failure::Invalid => pn_status::CallbackInvalid,
+            Failure::Failed { .. } => pn_status::CallbackFailed,
+            Failure::Invalid { .. } => pn_status::CallbackInvalid,
         }
     }
 }
+
+impl From<Failure> for Error {
+    /// The failure in words: which callback, what it returned or wrote, what was expected.
+    fn from(f: Failure) -> Error {
+        match f {
+            Failure::Failed {
+                callback,
+                code,
+                mv: Some(mv),
+            } => fail!(
+                pn_status::from(f),
+                "callback {callback} returned {code} for move {mv}; expected 0 (a non-zero \
+                 return is the game's error)"
+            ),
+            Failure::Failed { callback, code, .. } => fail!(
+                pn_status::from(f),
+                "callback {callback} returned {code}; expected 0 (a non-zero return is the \
+                 game's error)"
+            ),
+            Failure::Invalid {
+                callback,
+                value: Some(value),
+                expected,
+            } => fail!(
+                pn_status::from(f),
+                "callback {callback} wrote {value}; expected {expected}"
+            ),
+            Failure::Invalid {
+                callback,
+                value: None,
+                expected,
+            } => fail!(
+                pn_status::from(f),
+                "callback {callback} returned 0 but wrote nothing; expected {expected}"
+            ),
+        }
+    }
+}
+
+/// What `side_to_move` may write.
+const EXPECTED_SIDE: &str = "0 (PN_SIDE_FIRST) or 1 (PN_SIDE_SECOND)";
+/// What `outcome` may write.
+const EXPECTED_OUTCOME: &str = "PN_OUTCOME_UNKNOWN (0), WIN (1), LOSS (2), DRAW (3), \
+                                CANNOT_WIN (6) or CANNOT_LOSE (7)";
+/// What `repetition_value` may write.
+const EXPECTED_VALUE: &str = "PN_OUTCOME_WIN (1), LOSS (2) or DRAW (3)";
 
 /// A [`pn_game`] whose required callbacks are present, as a [`Game`] for the core solvers;
 /// `RULE` is its repetition rule ([`RULE_DRAW`], [`RULE_ACYCLIC`] or [`RULE_BY_POSITION`]).
@@ -348,28 +410,28 @@ impl<const RULE: u8> CGame<RULE> {
     /// The callbacks must be safe to call with `game.ctx` on this thread while the `CGame`
     /// lives (the C caller's contract), and `moves` must stay valid for writes and unused by
     /// anything else while the `CGame` lives.
-    pub unsafe fn new(game: &pn_game, moves: &mut [u32]) -> Result<CGame<RULE>, pn_status> {
+    pub(crate) unsafe fn new(game: &pn_game, moves: &mut [u32]) -> Result<CGame<RULE>, Error> {
         if RULE == RULE_BY_POSITION && game.repetition_value.is_none() {
-            return Err(pn_status::MissingCallback);
+            return Err(fail!(
+                pn_status::MissingCallback,
+                "game->repetition_value is NULL; PN_REPETITION_BY_POSITION needs it"
+            ));
         }
-        let (
-            Some(side_to_move),
-            Some(hash),
-            Some(outcome),
-            Some(generate_moves),
-            Some(play),
-            Some(undo),
-        ) = (
-            game.side_to_move,
-            game.hash,
-            game.outcome,
-            game.generate_moves,
-            game.play,
-            game.undo,
-        )
-        else {
-            return Err(pn_status::MissingCallback);
+        let missing = |name: &str| {
+            fail!(
+                pn_status::MissingCallback,
+                "game->{name} is NULL; side_to_move, hash, outcome, generate_moves, play and \
+                 undo are required"
+            )
         };
+        let side_to_move = game.side_to_move.ok_or_else(|| missing("side_to_move"))?;
+        let hash = game.hash.ok_or_else(|| missing("hash"))?;
+        let outcome = game.outcome.ok_or_else(|| missing("outcome"))?;
+        let generate_moves = game
+            .generate_moves
+            .ok_or_else(|| missing("generate_moves"))?;
+        let play = game.play.ok_or_else(|| missing("play"))?;
+        let undo = game.undo.ok_or_else(|| missing("undo"))?;
         let dominance = dominance::Dominance::new(game, RULE)?;
         Ok(CGame {
             ctx: game.ctx,
@@ -420,12 +482,27 @@ impl<const RULE: u8> CGame<RULE> {
         }
     }
 
-    /// Records a non-zero return code; true when the call succeeded.
-    fn ok(&self, rc: c_int) -> bool {
+    /// Records a non-zero return code of `callback` (given move `mv`); true when the call
+    /// succeeded.
+    fn ok(&self, rc: c_int, callback: &'static str, mv: Option<u32>) -> bool {
         if rc != 0 {
-            self.fail(Failure::Failed);
+            self.fail(Failure::Failed {
+                callback,
+                code: rc,
+                mv,
+            });
         }
         rc == 0
+    }
+
+    /// Records that `callback` wrote `value` (or, if it is `unset`, nothing), which is not
+    /// one of `expected`.
+    fn invalid(&self, callback: &'static str, value: u64, unset: u64, expected: &'static str) {
+        self.fail(Failure::Invalid {
+            callback,
+            value: (value != unset).then_some(value),
+            expected,
+        });
     }
 }
 
@@ -458,11 +535,11 @@ impl<const RULE: u8> Game for CGame<RULE> {
         // valid, aligned `uint32_t` for it to write.
         let rc = unsafe { (self.side_to_move)(self.ctx, &mut side) };
         match side {
-            _ if !self.ok(rc) => Player::First,
+            _ if !self.ok(rc, "side_to_move", None) => Player::First,
             0 => Player::First,
             1 => Player::Second,
             _ => {
-                self.fail(Failure::Invalid);
+                self.invalid("side_to_move", side.into(), UNSET_U32.into(), EXPECTED_SIDE);
                 Player::First
             }
         }
@@ -473,7 +550,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
         if !self.detached() {
             // SAFETY: as in `side_to_move`, with a `uint64_t` to write.
             let rc = unsafe { (self.hash)(self.ctx, &mut hash) };
-            self.ok(rc);
+            self.ok(rc, "hash", None);
         }
         hash ^ RULE_SALT[RULE as usize]
     }
@@ -485,7 +562,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
         let mut outcome = UNSET_U32;
         // SAFETY: as in `side_to_move`.
         let rc = unsafe { (self.outcome)(self.ctx, &mut outcome) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "outcome", None) {
             return Outcome::Unknown;
         }
         match outcome {
@@ -496,7 +573,12 @@ impl<const RULE: u8> Game for CGame<RULE> {
             x if x == pn_outcome::CannotWin as u32 => Outcome::CannotWin,
             x if x == pn_outcome::CannotLose as u32 => Outcome::CannotLose,
             _ => {
-                self.fail(Failure::Invalid);
+                self.invalid(
+                    "outcome",
+                    outcome.into(),
+                    UNSET_U32.into(),
+                    EXPECTED_OUTCOME,
+                );
                 Outcome::Unknown
             }
         }
@@ -511,11 +593,16 @@ impl<const RULE: u8> Game for CGame<RULE> {
         // SAFETY: `new`'s contract; `self.moves` holds `moves_cap >= cap` writable `u32`s used
         // by nothing else while the callback runs, and `n` is a valid `size_t` to write.
         let rc = unsafe { (self.generate_moves)(self.ctx, self.moves, cap, &mut n) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "generate_moves", None) {
             return;
         }
         if n == UNSET_COUNT {
-            self.fail(Failure::Invalid);
+            self.invalid(
+                "generate_moves",
+                UNSET_COUNT as u64,
+                UNSET_COUNT as u64,
+                "the number of legal moves in *out_n",
+            );
             return;
         }
         // SAFETY: `self.moves` holds `moves_cap` initialised `u32`s (carved and zeroed by the
@@ -540,7 +627,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
         }
         // SAFETY: `new`'s contract.
         let rc = unsafe { (self.play)(self.ctx, mv) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "play", Some(mv)) {
             self.inside_failed_play = Some(0);
         }
     }
@@ -554,7 +641,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
             None => {
                 // SAFETY: `new`'s contract.
                 let rc = unsafe { (self.undo)(self.ctx, mv) };
-                self.ok(rc);
+                self.ok(rc, "undo", Some(mv));
             }
         }
     }
@@ -566,7 +653,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
         let (mut phi, mut delta) = (1, 1);
         // SAFETY: `new`'s contract; two valid `uint32_t`s to write.
         let rc = unsafe { estimate(self.ctx, &mut phi, &mut delta) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "estimate", None) {
             return Numbers::UNIT;
         }
         // The core clamps estimates into the unsolved range, so any value is safe.
@@ -583,7 +670,7 @@ impl<const RULE: u8> Game for CGame<RULE> {
         let mut value = UNSET_U32;
         // SAFETY: as in `side_to_move`.
         let rc = unsafe { repetition_value(self.ctx, &mut value) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "repetition_value", None) {
             return Value::Draw;
         }
         match value {
@@ -591,7 +678,12 @@ impl<const RULE: u8> Game for CGame<RULE> {
             x if x == pn_outcome::Loss as u32 => Value::Loss,
             x if x == pn_outcome::Draw as u32 => Value::Draw,
             _ => {
-                self.fail(Failure::Invalid);
+                self.invalid(
+                    "repetition_value",
+                    value.into(),
+                    UNSET_U32.into(),
+                    EXPECTED_VALUE,
+                );
                 Value::Draw
             }
         }
@@ -607,13 +699,18 @@ impl<const RULE: u8> Game for CGame<RULE> {
         // SAFETY: `new`'s contract; `out` holds `cap` writable bytes that nothing else uses
         // while the callback runs, and `length` is a valid `size_t` to write.
         let rc = unsafe { encode(self.ctx, out.as_mut_ptr(), cap, &mut length) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "encode", None) {
             return None;
         }
         if length > cap {
             // Over the capacity, or not written at all: a broken contract, and the bytes
             // past `cap` were never ours to read.
-            self.fail(Failure::Invalid);
+            self.invalid(
+                "encode",
+                length as u64,
+                UNSET_COUNT as u64,
+                "a length of at most PN_ENCODING_CAPACITY (256) in *out_length",
+            );
             return None;
         }
         Some(length)
@@ -648,5 +745,29 @@ impl pn_side {
             1 => Ok(Player::Second),
             _ => Err(pn_status::InvalidArgument),
         }
+    }
+
+    /// The side with this value from C, given as the argument `what`.
+    pub(crate) fn arg(value: u32, what: &str) -> Result<Player, Error> {
+        pn_side::player(value).map_err(|status| {
+            fail!(
+                status,
+                "{what} is {value}; expected 0 (PN_SIDE_FIRST) or 1 (PN_SIDE_SECOND)"
+            )
+        })
+    }
+}
+
+impl pn_repetition {
+    /// The game's rule, or an error naming the field.
+    pub(crate) fn of(game: &pn_game) -> Result<pn_repetition, Error> {
+        pn_repetition::from_u32(game.repetition_rule).map_err(|status| {
+            fail!(
+                status,
+                "game->repetition_rule is {}; expected 0 (PN_REPETITION_DRAW), 1 \
+                 (PN_REPETITION_ACYCLIC) or 2 (PN_REPETITION_BY_POSITION)",
+                game.repetition_rule
+            )
+        })
     }
 }

@@ -14,6 +14,10 @@
 //! - Every buffer pointer is followed by its length in elements.
 //! - Every input struct begins with `size_t struct_size`, set to `sizeof` the struct, so the
 //!   struct can grow without breaking old callers.
+//! - A failed call on a solver keeps a message in it saying what was wrong, naming the field,
+//!   argument or callback with its value ([`error::pn_solver_last_error`]); calls without a
+//!   solver refuse configurations that [`error::pn_config_error`] describes. The status codes
+//!   stay as they are: the message adds the detail.
 //! - No Rust panic crosses the boundary: every export runs inside [`boundary::guard`], which
 //!   turns a panic into [`pn_status::InternalError`] on targets with a standard library, and
 //!   bare-metal builds (`target_os = "none"`) abort in this crate's panic handler.
@@ -37,11 +41,21 @@
 //! - `pns` (default): the best-first engines, PNS and PN² ([`config::pn_engine`]). Without it
 //!   they are not built (a third of a bare-metal program's flash) and a config asking for them
 //!   gives [`pn_status::Unsupported`]; `pn_features()` says which build this is.
+//! - `messages` (default): error messages that name what was wrong. Without it
+//!   `pn_solver_last_error` and `pn_config_error` give each status's fixed description, and a
+//!   bare-metal program saves the formatting code (about 10 KB of flash).
 #![no_std]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 // The exported names are C's (`pn_solver`, `pn_status`): one spelling on both sides.
 #![allow(non_camel_case_types)]
+// An `Error` carries its message inline (`error::Message`, 255 bytes): the crate allocates
+// nothing, and errors arise only while a call checks its arguments or reports its end, never
+// inside a search, where a larger `Result` would cost anything.
+#![allow(
+    clippy::result_large_err,
+    reason = "error messages live inline, without allocation"
+)]
 
 #[cfg(not(target_os = "none"))]
 extern crate std;
@@ -60,6 +74,8 @@ pub mod certificate;
 pub mod result;
 pub mod solver;
 pub mod status;
+// After the statuses: the words beside them.
+pub mod error;
 pub mod table;
 #[cfg(test)]
 mod tests;

@@ -4,11 +4,13 @@
 use proofnum_core::proof::Verdict;
 use proofnum_core::{Reason, Status, Verification};
 
-use crate::boundary::{guard, out, out_buffer, out_struct, read_input};
+use crate::boundary::{Arg, out, out_buffer, out_struct};
 use crate::config::pn_limits;
+use crate::error::Error;
+use crate::fail;
 use crate::game::{pn_game, pn_outcome, pn_side};
 use crate::result::{pn_result, pn_stats};
-use crate::solver::{handle, pn_solver, with_rule};
+use crate::solver::{handle, pn_solver, read_game, with_rule, with_solver};
 use crate::status::pn_status;
 
 /// Writes the principal variation of `attacker`'s search from the game's position into
@@ -39,31 +41,38 @@ pub unsafe extern "C" fn pn_principal_variation(
     moves_capacity: usize,
     out_length: *mut usize,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, game, limits, out_length) = unsafe {
+        let (game, limits, out_length) = unsafe {
             (
-                handle(solver)?,
-                read_input(game)?,
+                read_game(game)?,
                 pn_limits::read(limits)?,
-                out(out_length)?,
+                out(out_length).arg(out_length, "out_length")?,
             )
         };
-        let attacker = pn_side::player(attacker)?;
+        let attacker = pn_side::arg(attacker, "attacker")?;
         if moves.is_null() && moves_capacity > 0 {
-            return Err(pn_status::NullPointer);
+            return Err(fail!(
+                pn_status::NullPointer,
+                "moves is NULL with moves_capacity {moves_capacity}"
+            ));
         }
         let bytes = moves_capacity.saturating_mul(size_of::<u32>());
-        if moves_capacity > 0 && solver.overlaps(moves as *const u8, bytes) {
-            return Err(pn_status::InvalidArgument);
+        if moves_capacity > 0 && locked.solver.overlaps(moves as *const u8, bytes) {
+            return Err(fail!(
+                pn_status::InvalidArgument,
+                "moves ({moves:p}, {moves_capacity} moves) overlaps the solver's memory"
+            ));
         }
         // SAFETY: forwarded from the caller; the buffer is not the solver's memory.
-        let line = unsafe { out_buffer(moves, moves_capacity)? };
-        let locked = solver.lock()?;
-        let stop = solver.stop_flag();
+        let line = unsafe { out_buffer(moves, moves_capacity) }.arg(moves, "moves")?;
+        let stop = locked.solver.stop_flag();
         let (variation, failure) = with_rule!(locked.inner, &game, |dfpn, g, table, _memo| {
-            // The walk runs: from here the buffer is written (zeroed first, since the caller's
-            // memory may be uninitialised and a slice must cover initialised values).
+            // The walk runs: from here the buffer is written (zeroed first, since the
+            // caller's memory may be uninitialised and a slice must cover
+            // initialised values).
             let line = line.zeroed();
             limits.with(stop, |l| {
                 dfpn.principal_variation(g, attacker, table, line, l)
@@ -73,12 +82,17 @@ pub unsafe extern "C" fn pn_principal_variation(
         let status = match (failure, variation.cut) {
             (Some(status), _) => {
                 out_length.write(0);
-                return Err(status);
+                return Err(status.into());
             }
             (None, None) => pn_status::Ok,
             // The walker's own check: the buffer was full before the line ended.
             (None, Some(Reason::TooManyMoves)) if variation.len == moves_capacity => {
-                pn_status::BufferTooSmall
+                out_length.write(variation.len);
+                return Err(fail!(
+                    pn_status::BufferTooSmall,
+                    "moves holds {moves_capacity} moves (moves_capacity) and the line goes \
+                     on; the first {moves_capacity} are written"
+                ));
             }
             // The walker found the root's result changed under it.
             (None, Some(Reason::Thresholds)) => pn_status::Refuted,
@@ -87,7 +101,7 @@ pub unsafe extern "C" fn pn_principal_variation(
         out_length.write(variation.len);
         match status {
             pn_status::Ok => Ok(()),
-            status => Err(status),
+            status => Err(status.into()),
         }
     })
 }
@@ -116,36 +130,39 @@ pub unsafe extern "C" fn pn_verify(
     limits: *const pn_limits,
     out_result: *mut pn_result,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, game, limits, out_result) = unsafe {
+        let (game, limits, out_result) = unsafe {
             (
-                handle(solver)?,
-                read_input(game)?,
+                read_game(game)?,
                 pn_limits::read(limits)?,
-                out_struct(out_result)?,
+                out_struct(out_result).struct_arg(out_result, "out_result")?,
             )
         };
-        let attacker = pn_side::player(attacker)?;
+        let attacker = pn_side::arg(attacker, "attacker")?;
         let claim_status = claim_of(claim)?;
-        let locked = solver.lock()?;
-        let stop = solver.stop_flag();
+        let stop = locked.solver.stop_flag();
         let result = with_rule!(locked.inner, &game, |dfpn, g, table, memo| {
             limits.with(stop, |l| {
                 dfpn.verify(g, attacker, claim_status, table, memo, l)
             })
         })
         .map(|(v, failure)| walked(&v, failure, claim_status));
-        solver.finish(result, out_result)
+        locked.finish(result, out_result, &limits)
     })
 }
 
 /// The claim `PN_OUTCOME_PROVEN` or `PN_OUTCOME_DISPROVEN` from C.
-pub(crate) fn claim_of(claim: u32) -> Result<Status, pn_status> {
+pub(crate) fn claim_of(claim: u32) -> Result<Status, Error> {
     match claim {
         x if x == pn_outcome::Proven as u32 => Ok(Status::Proven),
         x if x == pn_outcome::Disproven as u32 => Ok(Status::Disproven),
-        _ => Err(pn_status::InvalidArgument),
+        _ => Err(fail!(
+            pn_status::InvalidArgument,
+            "claim is {claim}; expected 4 (PN_OUTCOME_PROVEN) or 5 (PN_OUTCOME_DISPROVEN)"
+        )),
     }
 }
 

@@ -37,10 +37,14 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use proofnum_core::memory::{Carver, bytes_for};
 use proofnum_core::{Dfpn, Game, Pns, Status, Table, Value};
 
-use crate::boundary::{self, guard, out, out_struct, out_version, read_input};
+use crate::boundary::{self, Arg, guard, out, out_struct, out_version, read_input};
 use crate::claims;
 use crate::config::{SerialEngine, Settings, pn_config, pn_limits};
-use crate::game::{CGame, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side};
+use crate::error::{Error, Message};
+use crate::fail;
+use crate::game::{
+    CGame, Failure, RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome, pn_side,
+};
 use crate::result::{pn_result, pn_stats};
 use crate::status::pn_status;
 
@@ -85,6 +89,10 @@ pub(crate) struct Inner {
     /// Scratch memory of the verification walks (`pn_verify`, `pn_certify` and the walks
     /// that confirm answers): the set of positions verified.
     pub(crate) memo: &'static mut [u64],
+    /// What the last call that used the solver found wrong (`pn_solver_last_error`): empty
+    /// when it succeeded. A call's code may note a detail here (a callback's failure) that
+    /// its error, when it has no message of its own, leaves in place (see [`with_solver`]).
+    pub(crate) last_error: Message,
 }
 
 /// The df-pn searcher for the current game's repetition rule, in the stack region.
@@ -280,7 +288,8 @@ impl Searcher {
 
 /// Exclusive use of a solver's [`Inner`] for one call; dropping it releases the solver.
 pub(crate) struct Locked<'a> {
-    solver: &'a pn_solver,
+    /// The solver taken.
+    pub(crate) solver: &'a pn_solver,
     pub(crate) inner: &'a mut Inner,
     /// The solver's memory claimed for the call, so that `pn_solver_init` cannot rebuild it
     /// under the call (released after the busy flag, when this is dropped).
@@ -328,16 +337,53 @@ impl pn_solver {
     /// Ends a search call: clears the stop request, writes the result, returns its status.
     pub(crate) fn finish(
         &self,
-        result: Result<pn_result, pn_status>,
+        result: Result<pn_result, Error>,
         out_result: boundary::Out<'_, pn_result>,
-    ) -> Result<(), pn_status> {
+    ) -> Result<(), Error> {
         let result = result?;
         self.stop.store(false, Ordering::Relaxed);
         out_result.write(result);
         match result.status() {
             pn_status::Ok => Ok(()),
-            status => Err(status),
+            status => Err(status.into()),
         }
+    }
+}
+
+impl Locked<'_> {
+    /// [`pn_solver::finish`], with the limit a search hit said with its value.
+    pub(crate) fn finish(
+        &mut self,
+        result: Result<pn_result, Error>,
+        out_result: boundary::Out<'_, pn_result>,
+        limits: &pn_limits,
+    ) -> Result<(), Error> {
+        self.solver.finish(result, out_result).map_err(|error| {
+            let config = &self.inner.config;
+            match error.status {
+                pn_status::NodeLimit => fail!(
+                    error.status,
+                    "node limit reached without an answer: limits->max_nodes is {}",
+                    limits.max_nodes
+                ),
+                pn_status::TimeLimit => fail!(
+                    error.status,
+                    "time limit reached without an answer: limits->max_time_us is {}",
+                    limits.max_time_us
+                ),
+                pn_status::DepthLimit => fail!(
+                    error.status,
+                    "a line is deeper than config.max_depth ({} plies)",
+                    config.max_depth
+                ),
+                pn_status::TooManyMoves => fail!(
+                    error.status,
+                    "a position has more moves than config.max_moves ({})",
+                    config.max_moves
+                ),
+                _ => error,
+            }
+        })
     }
 }
 
@@ -384,9 +430,42 @@ pub(crate) unsafe fn handle<'a>(ptr: *mut pn_solver) -> Result<&'a pn_solver, pn
     Ok(unsafe { &*p.as_ptr() })
 }
 
+/// Runs the body of an export that uses the solver at `ptr`, with the solver taken
+/// ([`pn_solver::lock`]), and keeps what it found wrong as the solver's last error.
+///
+/// A solver argument that is not a solver, and a solver in use by another call, give their
+/// status and leave the last error alone (it belongs to another call). Otherwise the last
+/// error is cleared, and a failure of the body is kept: its message, or when it has none, a
+/// detail the body noted in [`Inner::last_error`], or else its status's description.
+///
+/// `solver` is the export's solver argument as [`handle`] judged it.
+pub(crate) fn with_solver(
+    solver: Result<&pn_solver, pn_status>,
+    body: impl FnOnce(&mut Locked<'_>) -> Result<(), Error>,
+) -> pn_status {
+    guard(|| {
+        let mut locked = solver?.lock()?;
+        locked.inner.last_error = Message::EMPTY;
+        match body(&mut locked) {
+            // A success leaves no message, whatever the body noted on the way.
+            Ok(()) => {
+                locked.inner.last_error = Message::EMPTY;
+                Ok(())
+            }
+            Err(error) => {
+                let noted = !locked.inner.last_error.as_bytes().is_empty();
+                if !(noted && error.message.as_bytes().is_empty()) {
+                    locked.inner.last_error = error.text();
+                }
+                Err(error.status)
+            }
+        }
+    })
+}
+
 /// Byte counts of the regions of a solver's memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Layout {
+pub(crate) struct Layout {
     stack_bytes: usize,
     /// The PNS arena: 0 for df-pn.
     arena_bytes: usize,
@@ -394,7 +473,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn of(settings: &Settings) -> Result<Layout, pn_status> {
+    fn of(settings: &Settings) -> Result<Layout, Error> {
         // Every rule's searcher has the same layout (moves are `u32` for all of them).
         let stack_bytes =
             Dfpn::<CGame<RULE_DRAW>>::stack_bytes(settings.max_depth, settings.max_moves);
@@ -416,13 +495,33 @@ impl Layout {
             .and_then(|n| n.checked_add(bytes_for::<u32>(settings.max_moves)))
             .and_then(|n| n.checked_add(bytes_for::<u64>(settings.verify_memo_entries)))
             .filter(|&n| n <= isize::MAX as usize && stack_bytes < usize::MAX)
-            .ok_or(pn_status::InvalidArgument)?;
+            .ok_or_else(|| {
+                fail!(
+                    pn_status::InvalidArgument,
+                    "the memory this configuration needs does not fit in the address space \
+                     (config.table_bytes {}, verify_memo_entries {}, max_depth {}, max_moves \
+                     {}, arena_nodes {})",
+                    settings.table_bytes,
+                    settings.verify_memo_entries,
+                    settings.max_depth,
+                    settings.max_moves,
+                    match settings.engine {
+                        SerialEngine::Dfpn => 0,
+                        SerialEngine::Pns { nodes, .. } => nodes,
+                    }
+                )
+            })?;
         Ok(Layout {
             stack_bytes,
             arena_bytes,
             total_bytes,
         })
     }
+}
+
+/// The layout of a solver's memory for `config`, or what is wrong with it.
+pub(crate) fn memory_layout(config: &pn_config) -> Result<Layout, Error> {
+    Layout::of(&config.settings()?)
 }
 
 /// How much memory, and aligned to what, a solver with this configuration needs: writes the
@@ -441,7 +540,7 @@ pub unsafe extern "C" fn pn_solver_memory_requirements(
         // SAFETY: forwarded from the caller.
         let (config, out_bytes, out_align) =
             unsafe { (read_input(config)?, out(out_bytes)?, out(out_align)?) };
-        let layout = Layout::of(&config.settings()?)?;
+        let layout = memory_layout(&config)?;
         out_bytes.write(layout.total_bytes);
         out_align.write(align_of::<pn_solver>());
         Ok(())
@@ -539,6 +638,7 @@ pub unsafe extern "C" fn pn_solver_init(
                 table_trusted: true,
                 moves,
                 memo,
+                last_error: Message::EMPTY,
             }),
         };
         // SAFETY: `base` is aligned for `pn_solver` (checked by `non_null`) and the first
@@ -560,13 +660,13 @@ pub unsafe extern "C" fn pn_solver_config(
     solver: *mut pn_solver,
     out_config: *mut pn_config,
 ) -> pn_status {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let solver = unsafe { handle(solver)? };
-        let locked = solver.lock()?;
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         let config = locked.inner.config;
         // SAFETY: forwarded from the caller, who gave `pn_solver_init` this `struct_size`.
-        let out_config = unsafe { out_version(out_config, config.struct_size)? };
+        let out_config =
+            unsafe { out_version(out_config, config.struct_size) }.arg(out_config, "out_config")?;
         out_config.write(config);
         Ok(())
     })
@@ -612,8 +712,8 @@ macro_rules! with_rule {
         $inner:expr, $game:expr, $run:ident,
         |$dfpn:ident, $g:ident, $table:ident, $memo:ident| $body:expr
     ) => {
-        match $crate::game::pn_repetition::from_u32($game.repetition_rule) {
-            Err(status) => Err(status),
+        match $crate::game::pn_repetition::of($game) {
+            Err(error) => Err(error),
             Ok($crate::game::pn_repetition::Draw) => $inner
                 .$run::<{ $crate::game::RULE_DRAW }, _>($game, |$dfpn, $g, $table, $memo| $body),
             Ok($crate::game::pn_repetition::Acyclic) => $inner
@@ -640,7 +740,7 @@ impl Inner {
             &mut Table<'_>,
             &mut [u64],
         ) -> Out,
-    ) -> Result<(Out, Option<pn_status>), pn_status>
+    ) -> Result<(Out, Option<pn_status>), Error>
     where
         CGame<R>: Engined,
     {
@@ -651,7 +751,20 @@ impl Inner {
         let mut table = Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)?;
         let dfpn = self.searcher.get::<CGame<R>>()?;
         let out = search(dfpn, &mut cgame, &mut table, self.memo);
-        Ok((out, cgame.failure().map(pn_status::from)))
+        Ok((out, self.note_failure(cgame.failure())))
+    }
+
+    /// Notes a callback's failure as the call's last error (see [`with_solver`]) and returns
+    /// its status.
+    pub(crate) fn note_failure(&mut self, failure: Option<Failure>) -> Option<pn_status> {
+        Some(self.note(Error::from(failure?)))
+    }
+
+    /// Notes an error the call reports through its result as the call's last error (see
+    /// [`with_solver`]) and returns its status.
+    pub(crate) fn note(&mut self, error: Error) -> pn_status {
+        self.last_error = error.text();
+        error.status
     }
 
     /// As [`run`](Inner::run), with the solve calls' searcher: df-pn or PNS, as configured.
@@ -659,7 +772,7 @@ impl Inner {
         &mut self,
         game: &pn_game,
         search: impl FnOnce(Serial<'_, CGame<R>>, &mut CGame<R>, &mut Table<'_>, &mut [u64]) -> Out,
-    ) -> Result<(Out, Option<pn_status>), pn_status>
+    ) -> Result<(Out, Option<pn_status>), Error>
     where
         CGame<R>: Engined,
     {
@@ -670,7 +783,7 @@ impl Inner {
         let mut table = Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)?;
         let serial = self.searcher.serial::<CGame<R>>()?;
         let out = search(serial, &mut cgame, &mut table, self.memo);
-        Ok((out, cgame.failure().map(pn_status::from)))
+        Ok((out, self.note_failure(cgame.failure())))
     }
 
     /// `pn_solve`'s search, its answer confirmed unless the caller opted out (see
@@ -681,7 +794,7 @@ impl Inner {
         attacker: proofnum_core::Player,
         limits: &pn_limits,
         stop: &AtomicBool,
-    ) -> Result<pn_result, pn_status> {
+    ) -> Result<pn_result, Error> {
         let confirm = self.confirms();
         let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, memo| {
             limits.with(stop, |l| serial.solve(g, attacker, table, memo, confirm, l))
@@ -713,7 +826,7 @@ impl Inner {
         game: &pn_game,
         limits: &pn_limits,
         stop: &AtomicBool,
-    ) -> Result<pn_result, pn_status> {
+    ) -> Result<pn_result, Error> {
         let confirm = self.confirms();
         let (r, failure) = with_rule!(self, game, run_serial, |serial, g, table, memo| {
             limits.with(stop, |l| serial.solve_value(g, table, memo, confirm, l))
@@ -773,22 +886,21 @@ pub unsafe extern "C" fn pn_solve(
     limits: *const pn_limits,
     out_result: *mut pn_result,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, game, limits, out_result) = unsafe {
+        let (game, limits, out_result) = unsafe {
             (
-                handle(solver)?,
-                read_input(game)?,
+                read_game(game)?,
                 pn_limits::read(limits)?,
-                out_struct(out_result)?,
+                out_struct(out_result).struct_arg(out_result, "out_result")?,
             )
         };
-        let attacker = pn_side::player(attacker)?;
-        let locked = solver.lock()?;
-        let result = locked
-            .inner
-            .solve(&game, attacker, &limits, solver.stop_flag());
-        solver.finish(result, out_result)
+        let attacker = pn_side::arg(attacker, "attacker")?;
+        let stop = locked.solver.stop_flag();
+        let result = locked.inner.solve(&game, attacker, &limits, stop);
+        locked.finish(result, out_result, &limits)
     })
 }
 
@@ -806,18 +918,28 @@ pub unsafe extern "C" fn pn_solve_value(
     limits: *const pn_limits,
     out_result: *mut pn_result,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, game, limits, out_result) = unsafe {
+        let (game, limits, out_result) = unsafe {
             (
-                handle(solver)?,
-                read_input(game)?,
+                read_game(game)?,
                 pn_limits::read(limits)?,
-                out_struct(out_result)?,
+                out_struct(out_result).struct_arg(out_result, "out_result")?,
             )
         };
-        let locked = solver.lock()?;
-        let result = locked.inner.solve_value(&game, &limits, solver.stop_flag());
-        solver.finish(result, out_result)
+        let stop = locked.solver.stop_flag();
+        let result = locked.inner.solve_value(&game, &limits, stop);
+        locked.finish(result, out_result, &limits)
     })
+}
+
+/// Reads the game argument of a call, its errors said of `game`.
+///
+/// # Safety
+/// As [`read_input`].
+pub(crate) unsafe fn read_game(game: *const pn_game) -> Result<pn_game, Error> {
+    // SAFETY: forwarded from the caller.
+    unsafe { read_input(game).struct_arg(game, "game") }
 }

@@ -11,7 +11,9 @@ use proofnum_core::{MemoryError, Reason, TableError};
 
 use crate::boundary;
 
-/// The result of a call. `PN_STATUS_OK` is 0; every other value says what went wrong.
+/// The result of a call. `PN_STATUS_OK` is 0; every other value says what went wrong, and
+/// which argument, field or callback it was, with its value, is said in words by
+/// `pn_solver_last_error` (calls on a solver) and `pn_config_error` (configurations).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum pn_status {

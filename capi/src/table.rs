@@ -7,10 +7,12 @@
 
 use core::ffi::c_void;
 
-use proofnum_core::Table;
+use proofnum_core::{Table, TableError};
 
-use crate::boundary::{SizedStruct, guard, out, out_buffer, out_struct, slice};
-use crate::solver::{Inner, handle, pn_solver};
+use crate::boundary::{Arg, SizedStruct, out, out_buffer, out_struct, slice};
+use crate::error::{Error, Message};
+use crate::fail;
+use crate::solver::{Inner, handle, pn_solver, with_solver};
 use crate::status::pn_status;
 
 /// A picture of the transposition table.
@@ -33,9 +35,43 @@ pub struct pn_table_info {
 unsafe impl SizedStruct for pn_table_info {}
 
 impl Inner {
-    fn table(&mut self) -> Result<Table<'_>, pn_status> {
+    fn table(&mut self) -> Result<Table<'_>, Error> {
         // The header is the solver's own; if it no longer reads, the memory was overwritten.
-        Table::attach(self.table).map_err(|_| pn_status::InvalidHandle)
+        Table::attach(self.table).map_err(|_| {
+            fail!(
+                pn_status::InvalidHandle,
+                "the solver's table header no longer reads: its memory was overwritten"
+            )
+        })
+    }
+}
+
+/// A table error in words, said of `what` (the saved bytes given to `pn_table_load`).
+fn table_error(error: TableError, what: &str) -> Error {
+    let status = pn_status::from_table_error(error);
+    match error {
+        TableError::TooSmall { needed, available } => fail!(
+            status,
+            "{what} hold a table of {needed} bytes; this solver's table has room for \
+             {available} (config.table_bytes)"
+        ),
+        TableError::BadMagic => fail!(
+            status,
+            "{what} do not begin with a proofnum table header (bad magic)"
+        ),
+        TableError::VersionMismatch { found, expected } => fail!(
+            status,
+            "{what} have table layout version {found}; this build reads version {expected}"
+        ),
+        TableError::LayoutMismatch => fail!(
+            status,
+            "{what} were saved with another byte order or entry size"
+        ),
+        TableError::Truncated { needed, available } => fail!(
+            status,
+            "{what} are too few: their header says the table takes {needed} bytes, and \
+             {available} are given"
+        ),
     }
 }
 
@@ -46,13 +82,13 @@ impl Inner {
 /// `solver` is NULL or a pointer from `pn_solver_init`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pn_table_clear(solver: *mut pn_solver) -> pn_status {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let solver = unsafe { handle(solver)? };
-        // A new table over the whole region: after loading a smaller saved table, clearing
-        // gives back the configured size.
-        let locked = solver.lock()?;
-        Table::new(&mut *locked.inner.table).map_err(pn_status::from_table_error)?;
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
+        // A new table over the whole region: after loading a smaller saved table,
+        // clearing gives back the configured size.
+        Table::new(&mut *locked.inner.table)
+            .map_err(|e| table_error(e, "the solver's table region"))?;
         // Only what this solver stores from now on: nothing to confirm.
         locked.inner.table_trusted = true;
         Ok(())
@@ -66,10 +102,10 @@ pub unsafe extern "C" fn pn_table_clear(solver: *mut pn_solver) -> pn_status {
 /// `solver` is NULL or a pointer from `pn_solver_init`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pn_table_new_generation(solver: *mut pn_solver) -> pn_status {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let solver = unsafe { handle(solver)? };
-        solver.lock()?.inner.table()?.new_generation();
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
+        locked.inner.table()?.new_generation();
         Ok(())
     })
 }
@@ -83,10 +119,11 @@ pub unsafe extern "C" fn pn_table_get_info(
     solver: *mut pn_solver,
     out_info: *mut pn_table_info,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, out_info) = unsafe { (handle(solver)?, out_struct(out_info)?) };
-        let locked = solver.lock()?;
+        let out_info = unsafe { out_struct(out_info).struct_arg(out_info, "out_info")? };
         let table = locked.inner.table()?;
         out_info.write(pn_table_info {
             struct_size: core::mem::size_of::<pn_table_info>(),
@@ -115,21 +152,33 @@ pub unsafe extern "C" fn pn_table_save(
     buffer_bytes: usize,
     out_bytes: *mut usize,
 ) -> pn_status {
-    guard(|| {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         // SAFETY: forwarded from the caller.
-        let (solver, out_bytes) = unsafe { (handle(solver)?, out(out_bytes)?) };
-        let locked = solver.lock()?;
+        let out_bytes = unsafe { out(out_bytes) }.arg(out_bytes, "out_bytes")?;
         if buffer.is_null() {
-            return Err(pn_status::NullPointer);
+            return Err(fail!(pn_status::NullPointer, "buffer is NULL"));
         }
-        if solver.overlaps(buffer as *const u8, buffer_bytes) {
-            return Err(pn_status::InvalidArgument);
+        if locked.solver.overlaps(buffer as *const u8, buffer_bytes) {
+            return Err(fail!(
+                pn_status::InvalidArgument,
+                "buffer ({buffer:p}, {buffer_bytes} bytes) overlaps the solver's memory"
+            ));
         }
         // SAFETY: forwarded from the caller; the buffer is not the table (checked above).
-        let buffer = unsafe { out_buffer(buffer as *mut u8, buffer_bytes)? };
+        let out_buf = unsafe { out_buffer(buffer as *mut u8, buffer_bytes) }
+            .arg(buffer as *const u8, "buffer")?;
         let table = locked.inner.table()?;
         let bytes = table.as_bytes();
-        buffer.write_prefix(bytes)?;
+        out_buf.write_prefix(bytes).map_err(|status| {
+            fail!(
+                status,
+                "buffer of {buffer_bytes} bytes; the table needs {} \
+                 (pn_table_info.saved_bytes)",
+                bytes.len()
+            )
+        })?;
         out_bytes.write(bytes.len());
         Ok(())
     })
@@ -161,19 +210,24 @@ pub unsafe extern "C" fn pn_table_load(
     bytes: *const c_void,
     length: usize,
 ) -> pn_status {
-    guard(|| {
-        // SAFETY: forwarded from the caller.
-        let solver = unsafe { handle(solver)? };
-        let locked = solver.lock()?;
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
         if bytes.is_null() {
-            return Err(pn_status::NullPointer);
+            return Err(fail!(pn_status::NullPointer, "bytes is NULL"));
         }
-        if solver.overlaps(bytes as *const u8, length) {
-            return Err(pn_status::InvalidArgument);
+        if locked.solver.overlaps(bytes as *const u8, length) {
+            return Err(fail!(
+                pn_status::InvalidArgument,
+                "bytes ({bytes:p}, {length} bytes) overlaps the solver's memory"
+            ));
         }
         // SAFETY: forwarded from the caller; the bytes are not the table (checked above).
-        let saved = unsafe { slice(bytes as *const u8, length)? };
-        Table::load(&mut *locked.inner.table, saved).map_err(pn_status::from_table_error)?;
+        let saved = unsafe { slice(bytes as *const u8, length) }.arg(bytes, "bytes")?;
+        Table::load(&mut *locked.inner.table, saved).map_err(|e| {
+            let what = Message::format(format_args!("the {length} saved bytes"));
+            table_error(e, what.as_str())
+        })?;
         // Bytes from outside: answers over them are confirmed (see `confirm`).
         locked.inner.table_trusted = false;
         Ok(())

@@ -25,6 +25,8 @@ use crate::table::{pn_table_clear, pn_table_load, pn_table_save};
 #[cfg(feature = "std")]
 mod certificates;
 mod dominance;
+#[cfg(feature = "messages")]
+mod errors;
 #[cfg(feature = "std")]
 mod loaded;
 
@@ -353,6 +355,7 @@ fn value(solver: *mut pn_solver, pile: &mut Pile) -> (pn_status, pn_result) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn subtraction_game_values_follow_the_multiples_of_four() {
     let (_memory, solver) = solver(&small_config());
     let piles = if cfg!(miri) { 0..=6 } else { 0..=40 };
@@ -374,6 +377,7 @@ fn subtraction_game_values_follow_the_multiples_of_four() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn the_principal_variation_takes_the_pile_to_multiples_of_four() {
     let (_memory, solver) = solver(&small_config());
     let mut pile = Pile::new(if cfg!(miri) { 6 } else { 11 });
@@ -404,6 +408,7 @@ fn the_principal_variation_takes_the_pile_to_multiples_of_four() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn outputs_go_into_uninitialised_buffers_and_non_solvers_are_refused_reading_16_bytes() {
     // "Writable" buffers may be fresh, never-written memory: the library must write them
     // through raw pointers, not make slices over them (Miri checks this test).
@@ -465,6 +470,7 @@ fn outputs_go_into_uninitialised_buffers_and_non_solvers_are_refused_reading_16_
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn switching_repetition_rules_rebuilds_the_searcher_in_place() {
     let (_memory, solver) = solver(&small_config());
     for rule in [1u32, 0, 1, 0] {
@@ -504,6 +510,7 @@ fn requirements(config: &pn_config) -> Result<usize, pn_status> {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 #[cfg(feature = "pns")]
 fn pns_and_pn2_solve_the_subtraction_game_and_leave_a_table_df_pn_can_read() {
     for pn2 in [false, true] {
@@ -561,6 +568,7 @@ fn pns_and_pn2_solve_the_subtraction_game_and_leave_a_table_df_pn_can_read() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 #[cfg(feature = "pns")]
 fn the_pns_arena_takes_twenty_bytes_a_node_from_the_solver_memory() {
     // A node is 16 bytes and its move (a `uint32_t`) 4 (`Pns::bytes_per_node`).
@@ -589,6 +597,7 @@ fn the_pns_arena_takes_twenty_bytes_a_node_from_the_solver_memory() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 #[cfg(feature = "pns")]
 fn a_full_arena_ends_with_memory_limit_and_no_answer() {
     for pn2 in [false, true] {
@@ -608,6 +617,7 @@ fn a_full_arena_ends_with_memory_limit_and_no_answer() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn an_invalid_engine_is_refused_and_the_memory_left_untouched() {
     for bad in [
         pn_config {
@@ -645,6 +655,7 @@ fn an_invalid_engine_is_refused_and_the_memory_left_untouched() {
 /// Without the `pns` feature (the bare-metal builds by default) PNS and PN² are not built: a
 /// config asking for them is unsupported, and the build says so in `pn_features`.
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 #[cfg(not(feature = "pns"))]
 fn without_the_pns_feature_the_best_first_engines_are_unsupported() {
     use crate::version::{PN_FEATURE_PNS, pn_features};
@@ -790,6 +801,7 @@ fn every_call_that_plays(mut each: impl FnMut(&str, &mut dyn FnMut(&mut Pile) ->
 /// its starting position (9 stones, the first player to move) when the call returns
 /// `CALLBACK_FAILED`.
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn a_play_that_fails_is_never_undone_and_the_game_is_restored() {
     let failing_calls = if cfg!(miri) { 1..=3 } else { 1..=40 };
     every_call_that_plays(|call, run| {
@@ -875,7 +887,7 @@ fn a_stop_from_another_thread_ends_the_search() {
 
 #[test]
 fn a_stop_with_no_call_running_does_not_reach_the_next_search() {
-    // Issue 12, finding 7: a late stop (meant for a search that has returned) used to stop
+    // A late stop (meant for a search that has returned) used to stop
     // the next, unrelated search at once.
     let (_memory, solver) = solver(&small_config());
     // SAFETY: a valid solver.
@@ -1023,6 +1035,7 @@ fn callers_with_the_second_versions_of_the_game_and_result_structs_still_work() 
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn default_configs_confirm_and_confirm_off_walks_nothing() {
     for (confirm, walks) in [(None, true), (Some(crate::config::PN_CONFIRM_OFF), false)] {
         let config = pn_config {
@@ -1047,6 +1060,7 @@ fn default_configs_confirm_and_confirm_off_walks_nothing() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn an_encoding_longer_than_the_capacity_is_an_invalid_callback() {
     let (_memory, solver) = solver(&small_config());
     for length in [crate::game::PN_ENCODING_CAPACITY + 1, usize::MAX] {
@@ -1073,6 +1087,7 @@ fn an_encoding_longer_than_the_capacity_is_an_invalid_callback() {
 
 #[cfg(not(feature = "std"))]
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
     use crate::parallel::{pn_solve_parallel, pn_solve_value_parallel};
     let (_memory, solver) = solver(&small_config());
@@ -1100,6 +1115,7 @@ fn without_std_the_parallel_calls_are_unsupported_and_write_nothing() {
 
 #[cfg(not(feature = "std"))]
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn without_std_the_checker_is_unsupported_and_certificates_are_still_written() {
     use crate::certificate::{pn_certificate_check, pn_certify, pn_check_report};
     unsafe extern "C" fn count(ctx: *mut c_void, _bytes: *const u8, length: usize) -> c_int {
@@ -1185,6 +1201,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn parallel_values_follow_the_multiples_of_four_with_one_copy_per_thread() {
         static LOG: CopyLog = CopyLog::new();
         assert_ne!(
@@ -1243,6 +1260,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn unconfirmed_parallel_values_take_one_copy_per_thread_and_walk_nothing() {
         static LOG: CopyLog = CopyLog::new();
         let (_memory, solver) = solver(&pn_config {
@@ -1268,6 +1286,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn a_parallel_solve_fills_the_table_the_serial_calls_use() {
         static LOG: CopyLog = CopyLog::new();
         let n = if cfg!(miri) { 9 } else { 23 };
@@ -1318,6 +1337,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn without_a_way_to_copy_the_game_nothing_is_searched_or_written() {
         static LOG: CopyLog = CopyLog::new();
         let (_memory, solver) = solver(&config(2));
@@ -1369,12 +1389,13 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     #[cfg_attr(
         miri,
         ignore = "Miri stops at an allocation it cannot model, before try_reserve"
     )]
     fn memory_that_cannot_be_had_is_a_status_and_threads_have_a_bound() {
-        // Issue 12, finding 5: byte copies of 2^40 bytes aborted the process in the allocator,
+        // Byte copies of 2^40 bytes aborted the process in the allocator,
         // and `threads` had no upper bound (2^22 was accepted).
         use crate::config::PN_MAX_THREADS;
         let (_memory, solver) = solver(&config(2));
@@ -1415,17 +1436,38 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn a_clone_that_fails_ends_the_call_with_every_copy_freed_and_nothing_written() {
         static FIRST: CopyLog = CopyLog::failing(1, CloneFailure::Error);
         static THIRD: CopyLog = CopyLog::failing(3, CloneFailure::Error);
         static NULL: CopyLog = CopyLog::failing(2, CloneFailure::Null);
         static SAME: CopyLog = CopyLog::failing(1, CloneFailure::Same);
         let (_memory, solver) = solver(&config(4));
-        for (log, want, made) in [
-            (&FIRST, pn_status::CallbackFailed, 0),
-            (&THIRD, pn_status::CallbackFailed, 2),
-            (&NULL, pn_status::CallbackInvalid, 1),
-            (&SAME, pn_status::CallbackInvalid, 0),
+        for (log, want, made, said) in [
+            (
+                &FIRST,
+                pn_status::CallbackFailed,
+                0,
+                "callback clone returned -1",
+            ),
+            (
+                &THIRD,
+                pn_status::CallbackFailed,
+                2,
+                "callback clone returned -1",
+            ),
+            (
+                &NULL,
+                pn_status::CallbackInvalid,
+                1,
+                "callback clone returned 0 but wrote NULL",
+            ),
+            (
+                &SAME,
+                pn_status::CallbackInvalid,
+                0,
+                "callback clone wrote its own ctx",
+            ),
         ] {
             let mut pile = Pile {
                 log,
@@ -1437,6 +1479,13 @@ mod parallel {
             // SAFETY: as in `value_parallel`.
             let s = unsafe { pn_solve_parallel(solver, &game, 0, null(), &mut r) };
             assert_eq!(s, want);
+            #[cfg(feature = "messages")]
+            {
+                let message = errors::last_error(solver);
+                assert!(message.starts_with(said), "{message}");
+            }
+            #[cfg(not(feature = "messages"))]
+            let _ = said;
             assert_eq!(r, untouched, "nothing written");
             assert_eq!(log.counts(), (made, made), "the copies made are freed");
             assert_eq!((pile.stones, pile.to_move), (9, 0));
@@ -1444,6 +1493,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn plain_data_games_are_copied_byte_for_byte() {
         static LOG: CopyLog = CopyLog::new();
         let (_memory, solver) = solver(&config(2));
@@ -1490,6 +1540,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn a_node_limit_ends_a_parallel_search_with_the_result_written() {
         static LOG: CopyLog = CopyLog::new();
         let (_memory, solver) = solver(&config(2));
@@ -1569,6 +1620,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn a_clone_the_spare_list_cannot_serve_copies_the_position_or_reports_why_not() {
         static LOG: CopyLog = CopyLog::failing(4, CloneFailure::Error);
         let mut pile = Pile {
@@ -1594,8 +1646,14 @@ mod parallel {
             assert_eq!(of_copy.hash(), root.hash());
             let broken = root.clone(); // the fourth clone call fails
             assert!(broken.has_failed());
-            assert_eq!(broken.failure(), Some(pn_status::CallbackFailed));
-            assert_eq!(copies.failure(), Some(pn_status::CallbackFailed));
+            assert_eq!(
+                broken.failure().map(|e| e.status),
+                Some(pn_status::CallbackFailed)
+            );
+            assert_eq!(
+                copies.failure().map(|e| e.status),
+                Some(pn_status::CallbackFailed)
+            );
             let broken_again = broken.clone(); // nothing to copy from
             assert!(broken_again.has_failed());
             assert_eq!(LOG.counts(), (3, 0));

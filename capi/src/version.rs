@@ -31,6 +31,10 @@ pub const PN_FEATURE_PARALLEL: u32 = 2;
 /// leave them out unless they add it). Without it a config asking for them gives
 /// `PN_STATUS_UNSUPPORTED`.
 pub const PN_FEATURE_PNS: u32 = 4;
+/// `pn_features()` bit: error messages name what was wrong (the `messages` feature, a default
+/// one): `pn_solver_last_error` and `pn_config_error` say which field, argument or callback,
+/// with its value. Without it they give each status's fixed description.
+pub const PN_FEATURE_MESSAGES: u32 = 8;
 
 /// The library's version as `MAJOR * 10000 + MINOR * 100 + PATCH`.
 #[unsafe(no_mangle)]
@@ -68,7 +72,12 @@ pub extern "C" fn pn_features() -> u32 {
     } else {
         0
     };
-    std | parallel | pns
+    let messages = if cfg!(feature = "messages") {
+        PN_FEATURE_MESSAGES
+    } else {
+        0
+    };
+    std | parallel | pns | messages
 }
 
 const VERSION_STRING: &core::ffi::CStr = c"0.1.0";

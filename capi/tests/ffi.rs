@@ -21,12 +21,13 @@ fn c_cpp_and_python_clients_pass() {
     let root = repository_root();
     let target_dir = root.join("target").join("ffi");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // The C tests use every engine, so the library has PNS and PN² (the `pns` feature) even
-    // when this test build leaves them out; std follows the test build.
+    // The C tests use every engine and read the error messages, so the library has PNS and
+    // PN² (the `pns` feature) and the messages even when this test build leaves them out; std
+    // follows the test build.
     let features: &[&str] = if cfg!(feature = "std") {
-        &["--features=std,pns"]
+        &["--features=std,pns,messages"]
     } else {
-        &["--no-default-features", "--features=pns"]
+        &["--no-default-features", "--features=pns,messages"]
     };
     let status = Command::new(cargo)
         .current_dir(&root)

@@ -44,9 +44,10 @@ pub const GAMES: &[GameInfo] = &[
     },
     GameInfo {
         name: "chess",
-        notation: "a FEN, e.g. \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\" (the clocks may be left \
-            out; empty: the start); the question is whether the side to move (--attacker: \
-            white or black) can force checkmate, answered as mate in N",
+        notation: "a FEN, e.g. \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\" (only the pieces and \
+            the side are needed: \"3Q4/5K2/8/8/8/8/8/4k3 b\"; empty: the start); the \
+            question is whether the side to move (--attacker: white or black) can force \
+            checkmate, answered as mate in N",
     },
     GameInfo {
         name: "shogi",

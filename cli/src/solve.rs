@@ -103,8 +103,9 @@ pub struct Options {
     /// pn2: nodes of the second-level region
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SECOND_LEVEL)]
     pub second_level: usize,
-    /// Parallel PN-DFPN with N worker threads sharing the table (0: one per core); df-pn only
-    #[arg(long, value_name = "N")]
+    /// Parallel PN-DFPN with N worker threads sharing the table (0: one per core; at most
+    /// 1024); df-pn only
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// chess: the attacker may only give check (proves mates by checks only)
     #[arg(long)]
@@ -145,6 +146,17 @@ fn parse_epsilon(s: &str) -> Result<Epsilon, String> {
         return Err("epsilon must be between 0 and 16".into());
     }
     Ok(Epsilon::new((x * 1000.0).round() as u32, 1000).expect("non-zero denominator"))
+}
+
+/// A thread count the parallel solver takes: 0 (one per core) to its `MAX_THREADS`.
+fn parse_threads(s: &str) -> Result<usize, String> {
+    let max = proofnum::parallel::MAX_THREADS;
+    let bound = || format!("threads must be 0 (one per core) to {max}");
+    let threads: usize = s.parse().map_err(|_| bound())?;
+    if threads > max {
+        return Err(bound());
+    }
+    Ok(threads)
 }
 
 /// A time limit: a number of seconds, not negative, that a `Duration` holds (infinity and

@@ -519,6 +519,14 @@ fn bad_input_is_refused_with_exit_code_2() {
             "must not be negative",
         ),
         (
+            vec!["tictactoe", "", "--threads", "1025"],
+            "threads must be 0 (one per core) to 1024",
+        ),
+        (
+            vec!["tictactoe", "", "--threads", "-1"],
+            "threads must be 0 (one per core) to 1024",
+        ),
+        (
             vec!["tictactoe", "", "--engine", "pns", "--threads", "2"],
             "cannot be combined",
         ),

@@ -789,7 +789,7 @@ impl Session<'_> {
         // A position with more moves than `max_moves` met by the search at the step that
         // fills the buffer is reported as a full buffer: the core's walker cuts the line with
         // `Reason::TooManyMoves` in both cases, and the C ABI tells them apart by the length
-        // alone (found by this target; reported on issue 12). Either status cuts the line.
+        // alone (found by this target). Either status cuts the line.
         let too_many_at_full_buffer = s == pn_status::BufferTooSmall
             && length == capacity
             && ctx.first == Some(Event::TooMany)

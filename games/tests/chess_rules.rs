@@ -302,6 +302,21 @@ fn fen_input_errors_and_round_trip() {
     let game = Chess::from_fen("8/8/8/8/8/8/6k1/4K2R w K -").unwrap();
     assert_eq!(game.fen(), "8/8/8/8/8/8/6k1/4K2R w K - 0 1");
     assert_eq!(Chess::from_fen(KIWIPETE).unwrap().fen(), KIWIPETE);
+    // Two or three fields (a position written by hand): no castling, no en passant.
+    for (short, full) in [
+        ("3Q4/5K2/8/8/8/8/8/4k3 b", "3Q4/5K2/8/8/8/8/8/4k3 b - - 0 1"),
+        ("4k3/8/8/8/8/8/8/4K2R w K", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+        ("4k3/8/8/8/8/8/8/4K2R  w ", "4k3/8/8/8/8/8/8/4K2R w - - 0 1"),
+    ] {
+        assert_eq!(Chess::from_fen(short).unwrap().fen(), full, "{short:?}");
+    }
+    let one = Chess::from_fen("4k3/8/8/8/8/8/8/4K2R").unwrap_err();
+    assert!(
+        one.reason
+            .contains("1 field; expected 2 to 6 (pieces, side to move"),
+        "{}",
+        one.reason
+    );
     for bad in [
         "",
         "8/8/8/8/8/8/8/8 w - - 0 1", // no kings

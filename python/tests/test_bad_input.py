@@ -299,7 +299,8 @@ def test_too_many_moves_names_the_count_and_the_setting() -> None:
     ({"verify_memo_entries": -5}, ValueError, "verify_memo_entries must be from 0"),
     # Checked by the library: PNS records a position's move count in 15 bits.
     ({"engine": Engine.PNS, "max_moves": 40000}, InvalidConfiguration,
-     "Solver\\(\\): .*\\(PNS and PN2 allow at most 32767 moves a position\\)"),
+     "Solver\\(\\): .*\\(PNS and PN2 allow at most 32767 moves a position; "
+     "config.max_moves is 40000; expected 1 to 32767"),
 ])
 def test_settings_out_of_range(settings: Dict[str, Any], kind: type, message: str) -> None:
     with pytest.raises(kind, match=message):
@@ -417,3 +418,20 @@ def test_a_full_pns_arena_is_a_memory_limit() -> None:
     with pytest.raises(MemoryLimitReached, match="arena"):
         solver.solve_value(ConnectFour(4, 4))
     assert solver.solve_value(Nim(5)).value == Outcome.WIN  # a small tree fits
+
+
+def test_errors_from_the_library_carry_its_message() -> None:
+    """A status from the C library comes with the library's words for what was wrong."""
+    with pytest.raises(InvalidConfiguration) as refused:
+        Solver(engine=Engine.PNS, max_moves=40000)
+    assert refused.value.library_message.startswith(
+        "config.max_moves is 40000; expected 1 to 32767 (PN_PNS_MAX_MOVES)")
+    assert refused.value.library_message in str(refused.value)
+    solver = Solver(table_bytes=1 << 12, max_depth=16, max_moves=4)
+    with pytest.raises(TableLoadError) as garbage:
+        solver.load_table(b"not a table" * 10)
+    assert ("the 110 saved bytes do not begin with a proofnum table header"
+            in str(garbage.value))
+    with pytest.raises(TableLoadError) as short:
+        solver.load_table(b"x")
+    assert "the 1 saved bytes are too few" in short.value.library_message

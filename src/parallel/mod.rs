@@ -1,7 +1,8 @@
 //! Parallel PN-DFPN (`std` feature): one position solved by several threads sharing one
 //! transposition table.
 //!
-//! The two-level search of `../shared/reading/parallel-pn-dfpn.md` (after Pawlewicz's SPDFPN):
+//! The two-level search of PN-DFPN (after Pawlewicz and Hayward's SPDFPN, *Scalable Parallel
+//! DFPN Search*, Computers and Games 2013, and Kaneko's parallel df-pn, 2010):
 //! a PN tree near the root with real and virtual numbers (module `tree`), whose most-proving leaves
 //! are searched by budgeted df-pn jobs ([`Dfpn::search`] with a work limit) over a
 //! [`SharedTable`]. A job's leaf counts as solved the way it leans while the job runs, so the

@@ -1,7 +1,8 @@
 //! Best-first proof-number search (PNS, Allis 1994) over a node arena in caller memory, with
 //! PN² as an option.
 //!
-//! The classic algorithm of `../shared/reading/pns-overview.md`: keep the whole search tree,
+//! The classic algorithm (Allis, van der Meulen and van den Herik, *Proof-number search*,
+//! Artificial Intelligence 66, 1994): keep the whole search tree,
 //! select the most-proving node by walking down from the current node, expand it, and update
 //! its ancestors, stopping at the first whose numbers did not change; that node is where the
 //! next selection starts (the current-node optimisation: its ancestors' numbers are unchanged,
@@ -33,7 +34,8 @@
 //! path, and a child that repeats a position on that path is a leaf scored by the game's
 //! [`RepetitionRule`]. Every node's value is then exactly the first-repetition value of its
 //! path, and neither the overcounting of DAGs nor the graph-history interaction problem can
-//! arise inside the tree (`../shared/reading/pns-variants-tutorial.md`).
+//! arise inside the tree (Kishimoto, Winands, Müller and Saito, *Game-tree search using proof
+//! numbers: the first twenty years*, ICGA Journal 35, 2012).
 //!
 //! Transpositions share work through the [`TranspositionTable`] instead, with df-pn's keys
 //! (see [`crate::dfpn`]), so the two engines can share one table. Solved nodes are stored,

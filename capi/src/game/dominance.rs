@@ -27,7 +27,9 @@ use core::ffi::{c_int, c_void};
 
 use proofnum_core::Player;
 
-use super::{CGame, Failure, HashFn, RULE_BY_POSITION, RULE_SALT, UNSET_U32, pn_game, pn_side};
+use super::{CGame, HashFn, RULE_BY_POSITION, RULE_SALT, UNSET_U32, pn_game, pn_side};
+use crate::error::Error;
+use crate::fail;
 use crate::status::pn_status;
 
 /// Optional, with `class_hash` and `material_at_least` (dominance): writes the position's
@@ -74,19 +76,30 @@ impl Dominance {
     /// The game's dominance callbacks under repetition rule `rule`: all three, or none (no
     /// dominance); one or two is `MissingCallback`, and the three under the by-position rule
     /// `InvalidArgument` (the core would ignore them there, and the caller thinks they work).
-    pub(super) fn new(game: &pn_game, rule: u8) -> Result<Option<Dominance>, pn_status> {
+    pub(super) fn new(game: &pn_game, rule: u8) -> Result<Option<Dominance>, Error> {
+        let given = |f: bool| if f { "set" } else { "NULL" };
         match (game.class_hash, game.material, game.material_at_least) {
             (None, None, None) => Ok(None),
-            (Some(_), Some(_), Some(_)) if rule == RULE_BY_POSITION => {
-                Err(pn_status::InvalidArgument)
-            }
+            (Some(_), Some(_), Some(_)) if rule == RULE_BY_POSITION => Err(fail!(
+                pn_status::InvalidArgument,
+                "game->class_hash, material and material_at_least (dominance) are set with \
+                 PN_REPETITION_BY_POSITION, which cannot use them; use PN_REPETITION_DRAW or \
+                 ACYCLIC, or leave them NULL"
+            )),
             (Some(class_hash), Some(material), Some(at_least)) => Ok(Some(Dominance {
                 class_hash,
                 material,
                 at_least,
                 known: Cell::new(None),
             })),
-            _ => Err(pn_status::MissingCallback),
+            (c, m, a) => Err(fail!(
+                pn_status::MissingCallback,
+                "game->class_hash is {}, material {}, material_at_least {}; dominance needs \
+                 all three or none",
+                given(c.is_some()),
+                given(m.is_some()),
+                given(a.is_some())
+            )),
         }
     }
 
@@ -117,12 +130,12 @@ impl<const RULE: u8> CGame<RULE> {
         // SAFETY: `new`'s contract: the callbacks may be called with `ctx` here; `class` and
         // `material` are valid, aligned integers for them to write.
         let rc = unsafe { (dominance.class_hash)(self.ctx, &mut class) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "class_hash", None) {
             return false;
         }
         // SAFETY: as above.
         let rc = unsafe { (dominance.material)(self.ctx, &mut material) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "material", None) {
             return false;
         }
         dominance
@@ -163,14 +176,19 @@ impl<const RULE: u8> CGame<RULE> {
         let mut at_least = UNSET_U32;
         // SAFETY: `new`'s contract; `at_least` is a valid, aligned `uint32_t` to write.
         let rc = unsafe { (dominance.at_least)(self.ctx, side, a, b, &mut at_least) };
-        if !self.ok(rc) {
+        if !self.ok(rc, "material_at_least", None) {
             return false;
         }
         match at_least {
             0 => false,
             1 => true,
             _ => {
-                self.fail(Failure::Invalid);
+                self.invalid(
+                    "material_at_least",
+                    at_least.into(),
+                    UNSET_U32.into(),
+                    "0 or 1 in *out_at_least",
+                );
                 false
             }
         }

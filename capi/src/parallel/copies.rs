@@ -26,6 +26,8 @@ use std::vec::Vec;
 use proofnum_core::number::Numbers;
 use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
+use crate::error::Error;
+use crate::fail;
 use crate::game::{CGame, pn_game};
 use crate::status::pn_status;
 
@@ -73,20 +75,41 @@ pub(crate) struct Copies {
     /// Copies not held by any worker, each at the game's root position.
     spare: Mutex<Vec<OwnedCtx>>,
     /// The first failure of any copy's callbacks, or of making a copy.
-    failure: Mutex<Option<pn_status>>,
+    failure: Mutex<Option<Error>>,
 }
 
 impl Copies {
     /// Chooses how to copy `game` from its `clone`, `free` and `copy_size`: the callbacks, or
     /// a byte copy, never both, and nothing without either.
-    pub(crate) fn new(game: &pn_game) -> Result<Copies, pn_status> {
+    pub(crate) fn new(game: &pn_game) -> Result<Copies, Error> {
         let method = match (game.clone, game.free, game.copy_size) {
-            (Some(_), _, 1..) => return Err(pn_status::InvalidArgument),
+            (Some(_), _, bytes @ 1..) => {
+                return Err(fail!(
+                    pn_status::InvalidArgument,
+                    "game->clone is set and game->copy_size is {bytes}; the parallel calls \
+                     copy a game one way: clone and free, or copy_size"
+                ));
+            }
             (Some(clone), Some(free), 0) => Method::Callbacks { clone, free },
-            (None, _, 0) | (Some(_), None, 0) => return Err(pn_status::MissingCallback),
+            (Some(_), None, 0) => {
+                return Err(fail!(
+                    pn_status::MissingCallback,
+                    "game->free is NULL; the parallel calls need it with game->clone"
+                ));
+            }
+            (None, _, 0) => {
+                return Err(fail!(
+                    pn_status::MissingCallback,
+                    "game->clone is NULL and game->copy_size is 0; the parallel calls copy the \
+                     game with clone and free, or copy_size bytes of ctx"
+                ));
+            }
             (None, _, bytes) => {
                 if bytes > isize::MAX as usize - size_of::<Chunk>() {
-                    return Err(pn_status::InvalidArgument);
+                    return Err(fail!(
+                        pn_status::InvalidArgument,
+                        "game->copy_size is {bytes}; more than fits in the address space"
+                    ));
                 }
                 Method::Bytes {
                     bytes,
@@ -106,7 +129,7 @@ impl Copies {
     ///
     /// # Safety
     /// As [`make`](Copies::make).
-    pub(crate) unsafe fn fill(&self, ctx: *mut c_void, count: usize) -> Result<(), pn_status> {
+    pub(crate) unsafe fn fill(&self, ctx: *mut c_void, count: usize) -> Result<(), Error> {
         // Room for every copy now, so giving one back never allocates.
         self.spare
             .lock()
@@ -127,7 +150,7 @@ impl Copies {
     /// `ctx` is the game's own context or a copy's, used by no other thread during the call,
     /// and with [`Method::Bytes`] it points to `bytes` readable bytes (the header's contract
     /// for `copy_size`; a copy's own memory is at least that long).
-    unsafe fn make(&self, ctx: *mut c_void) -> Result<OwnedCtx, pn_status> {
+    unsafe fn make(&self, ctx: *mut c_void) -> Result<OwnedCtx, Error> {
         match self.method {
             Method::Callbacks { clone, .. } => {
                 let mut copy: *mut c_void = core::ptr::null_mut();
@@ -136,15 +159,26 @@ impl Copies {
                 // a time (this function's contract); `copy` is a valid `void *` to write.
                 let rc = unsafe { clone(ctx, &mut copy) };
                 if rc != 0 {
-                    return Err(pn_status::CallbackFailed);
+                    return Err(fail!(
+                        pn_status::CallbackFailed,
+                        "callback clone returned {rc}; expected 0 (a non-zero return is the \
+                         game's error)"
+                    ));
                 }
                 if copy == ctx {
                     // Not a copy: two threads would share one position.
-                    return Err(pn_status::CallbackInvalid);
+                    return Err(fail!(
+                        pn_status::CallbackInvalid,
+                        "callback clone wrote its own ctx ({ctx:p}) to *out_ctx; expected a \
+                         new, independent copy"
+                    ));
                 }
-                NonNull::new(copy)
-                    .map(OwnedCtx)
-                    .ok_or(pn_status::CallbackInvalid)
+                NonNull::new(copy).map(OwnedCtx).ok_or_else(|| {
+                    fail!(
+                        pn_status::CallbackInvalid,
+                        "callback clone returned 0 but wrote NULL to *out_ctx; expected a copy"
+                    )
+                })
             }
             Method::Bytes { bytes, chunks } => {
                 // Fallibly: a `copy_size` the allocator cannot give is `MemoryLimit`, not an
@@ -169,7 +203,7 @@ impl Copies {
                 // `Box::into_raw` never returns NULL.
                 NonNull::new(raw)
                     .map(OwnedCtx)
-                    .ok_or(pn_status::InternalError)
+                    .ok_or(pn_status::InternalError.into())
             }
         }
     }
@@ -210,15 +244,15 @@ impl Copies {
     }
 
     /// Records a failure; the first one is kept.
-    fn record(&self, status: pn_status) {
+    fn record(&self, error: Error) {
         self.failure
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .get_or_insert(status);
+            .get_or_insert(error);
     }
 
     /// The first failure of a copy, if any.
-    pub(crate) fn failure(&self) -> Option<pn_status> {
+    pub(crate) fn failure(&self) -> Option<Error> {
         *self.failure.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -246,7 +280,7 @@ impl Drop for Copies {
 pub(crate) struct WorkerGame<'c, const RULE: u8> {
     /// The callbacks over this adapter's context, or why the copy could not be made (then
     /// every call answers a placeholder and [`Game::has_failed`] is true).
-    game: Result<CGame<RULE>, pn_status>,
+    game: Result<CGame<RULE>, Error>,
     /// The copy this adapter holds; `None` for the root adapter (the caller's context) and
     /// for a copy that could not be made.
     copy: Option<OwnedCtx>,
@@ -279,7 +313,7 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
         table: &pn_game,
         copies: &'c Copies,
         max_moves: usize,
-    ) -> Result<WorkerGame<'c, RULE>, pn_status> {
+    ) -> Result<WorkerGame<'c, RULE>, Error> {
         let mut moves = move_buffer(max_moves)?;
         // SAFETY: the callbacks may be called with `ctx` (this function's contract), and
         // `moves` is this adapter's own buffer, used only through the `CGame`, which lives no
@@ -296,7 +330,7 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
 
     /// An adapter over `copy`, or a failed one (without a copy) when `copy` could not be
     /// made; the failure is recorded.
-    fn adopt(&self, copy: Result<OwnedCtx, pn_status>) -> WorkerGame<'c, RULE> {
+    fn adopt(&self, copy: Result<OwnedCtx, Error>) -> WorkerGame<'c, RULE> {
         let mut moves = move_buffer(self.moves.len()).unwrap_or_default();
         let copy = if moves.len() == self.moves.len() {
             copy
@@ -305,9 +339,9 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
             if let Ok(copy) = copy {
                 self.copies.give_back(copy);
             }
-            Err(pn_status::MemoryLimit)
+            Err(pn_status::MemoryLimit.into())
         };
-        let game = copy.as_ref().map_err(|&status| status).and_then(|c| {
+        let game = copy.as_ref().map_err(|&error| error).and_then(|c| {
             let table = pn_game {
                 ctx: c.0.as_ptr(),
                 ..self.table
@@ -319,8 +353,8 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
             // callbacks through this check, so it cannot fail.)
             unsafe { CGame::new(&table, &mut moves) }
         });
-        if let Err(status) = game {
-            self.copies.record(status);
+        if let Err(error) = game {
+            self.copies.record(error);
         }
         WorkerGame {
             game,
@@ -332,10 +366,10 @@ impl<'c, const RULE: u8> WorkerGame<'c, RULE> {
     }
 
     /// The first failure of this adapter's callbacks (or of making its copy), if any.
-    pub(crate) fn failure(&self) -> Option<pn_status> {
+    pub(crate) fn failure(&self) -> Option<Error> {
         match &self.game {
-            Ok(game) => game.failure().map(pn_status::from),
-            Err(status) => Some(*status),
+            Ok(game) => game.failure().map(Error::from),
+            Err(error) => Some(*error),
         }
     }
 }
@@ -356,7 +390,7 @@ impl<const RULE: u8> Clone for WorkerGame<'_, RULE> {
             // (the adapter is not `Sync`), and a byte copy reads `copy_size` bytes of it: the
             // game's own holds them by the header's contract, a copy's memory is as long.
             (None, Ok(game)) => unsafe { self.copies.make(game.ctx()) },
-            (None, Err(status)) => Err(*status),
+            (None, Err(error)) => Err(*error),
         };
         self.adopt(copy)
     }
@@ -365,8 +399,8 @@ impl<const RULE: u8> Clone for WorkerGame<'_, RULE> {
 impl<const RULE: u8> Drop for WorkerGame<'_, RULE> {
     fn drop(&mut self) {
         let failure = self.failure();
-        if let Some(status) = failure {
-            self.copies.record(status);
+        if let Some(error) = failure {
+            self.copies.record(error);
         }
         if let Some(copy) = self.copy.take() {
             // A copy whose callbacks failed may be anywhere: only a sound one, back at the

@@ -131,12 +131,13 @@ mod imp {
     use proofnum_core::{Player, SharedTable, Status, Table, Value};
 
     use super::copies::{Copies, WorkerGame};
-    use crate::boundary::{guard, out_struct, read_input};
+    use crate::boundary::{Arg, out_struct};
     use crate::config::{PN_UNLIMITED, pn_limits, pn_progress};
+    use crate::error::Error;
     use crate::game::{RULE_ACYCLIC, RULE_BY_POSITION, RULE_DRAW, pn_game, pn_outcome};
     use crate::game::{pn_repetition, pn_side};
     use crate::result::{pn_result, pn_stats};
-    use crate::solver::{Inner, handle, pn_solver};
+    use crate::solver::{Inner, handle, pn_solver, read_game, with_solver};
     use crate::status::pn_status;
 
     const _: () =
@@ -153,21 +154,21 @@ mod imp {
         limits: *const pn_limits,
         out_result: *mut pn_result,
     ) -> pn_status {
-        guard(|| {
+        // SAFETY: forwarded from the caller.
+        let solver = unsafe { handle(solver) };
+        with_solver(solver, |locked| {
             // SAFETY: forwarded from the caller.
-            let (solver, game, limits, out_result) = unsafe {
+            let (game, limits, out_result) = unsafe {
                 (
-                    handle(solver)?,
-                    read_input(game)?,
+                    read_game(game)?,
                     pn_limits::read_any(limits)?,
-                    out_struct(out_result)?,
+                    out_struct(out_result).struct_arg(out_result, "out_result")?,
                 )
             };
-            let attacker = attacker.map(pn_side::player).transpose()?;
-            let locked = solver.lock()?;
+            let attacker = attacker.map(|a| pn_side::arg(a, "attacker")).transpose()?;
             let inner = &mut *locked.inner;
-            let stop = solver.stop_flag();
-            let result = match pn_repetition::from_u32(game.repetition_rule)? {
+            let stop = locked.solver.stop_flag();
+            let result = match pn_repetition::of(&game)? {
                 pn_repetition::Draw => run::<RULE_DRAW>(inner, &game, attacker, &limits, stop),
                 pn_repetition::Acyclic => {
                     run::<RULE_ACYCLIC>(inner, &game, attacker, &limits, stop)
@@ -176,7 +177,7 @@ mod imp {
                     run::<RULE_BY_POSITION>(inner, &game, attacker, &limits, stop)
                 }
             };
-            solver.finish(result, out_result)
+            locked.finish(result, out_result, &limits)
         })
     }
 
@@ -187,7 +188,7 @@ mod imp {
         attacker: Option<Player>,
         limits: &pn_limits,
         stop: &AtomicBool,
-    ) -> Result<pn_result, pn_status> {
+    ) -> Result<pn_result, Error> {
         let settings = inner.config.settings()?;
         let parallel = ParallelSolver::new(ParallelConfig {
             threads: settings.threads as usize,
@@ -243,7 +244,7 @@ mod imp {
         // a copy is recorded; the root adapter's own is read before it goes too.
         let failure = root.failure().or(copies.failure());
         drop(root);
-        let result = match (failure, outcome) {
+        let result = match (failure.map(|error| inner.note(error)), outcome) {
             (Some(status), _) => pn_result::new(status, pn_outcome::Unknown),
             (None, Ok(outcome)) => pn_result::new(pn_status::Ok, outcome).with_move(best_move),
             (None, Err(reason)) => {

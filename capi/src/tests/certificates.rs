@@ -138,6 +138,7 @@ fn opposite(claim: pn_outcome) -> pn_outcome {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn certificates_of_true_claims_check_and_false_claims_are_refuted() {
     let (_memory, solver) = solver(&small_config());
     for n in 0..=13u32 {
@@ -222,6 +223,7 @@ fn reseal(bytes: &mut [u8]) {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn spoiled_certificates_are_rejected_with_their_reasons() {
     let (_memory, solver) = solver(&small_config());
     let mut pile = Pile::new(9);
@@ -270,6 +272,7 @@ fn spoiled_certificates_are_rejected_with_their_reasons() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn the_report_and_buffers_are_written_as_far_as_they_reach() {
     let (_memory, solver) = solver(&small_config());
     let mut pile = Pile::new(9);
@@ -318,6 +321,7 @@ fn the_report_and_buffers_are_written_as_far_as_they_reach() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn a_sink_that_refuses_ends_the_walk_with_output_failed() {
     let (_memory, solver) = solver(&small_config());
     for budget in [0usize, 10, 40] {
@@ -410,6 +414,7 @@ fn a_sink_that_refuses_ends_the_walk_with_output_failed() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn over_long_encodings_are_invalid_callbacks_in_the_writer_and_the_checker() {
     let (_memory, solver) = solver(&small_config());
     let mut good = Pile::new(9);
@@ -426,6 +431,7 @@ fn over_long_encodings_are_invalid_callbacks_in_the_writer_and_the_checker() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn games_without_an_encoding_are_checked_as_trees_only_when_acyclic() {
     let (_memory, solver) = solver(&small_config());
     let mut pile = Pile::new(9);

@@ -313,6 +313,7 @@ fn values(solver: *mut pn_solver, dominance: bool) -> (u64, Vec<(u32, u32, pn_st
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn values_with_dominance_follow_the_rules_and_take_fewer_mid_calls() {
     let oracle = Oracle::new();
     for confirm in [false, true] {
@@ -336,6 +337,7 @@ fn values_with_dominance_follow_the_rules_and_take_fewer_mid_calls() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn one_or_two_of_the_three_callbacks_are_missing_and_by_position_is_invalid() {
     let (_memory, solver) = solver(&config(false));
     let mut t = Tokens::new(7, 1);
@@ -387,6 +389,7 @@ fn one_or_two_of_the_three_callbacks_are_missing_and_by_position_is_invalid() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn callers_with_the_third_version_of_the_game_struct_get_no_dominance() {
     let (_memory, solver) = solver(&config(true));
     let mut t = Tokens::new(11, 2);
@@ -407,6 +410,7 @@ fn callers_with_the_third_version_of_the_game_struct_get_no_dominance() {
 }
 
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn garbage_from_material_at_least_is_an_invalid_callback_never_an_answer() {
     let (_memory, solver) = solver(&config(false));
     for garbage in [2, 7, u32::MAX] {
@@ -430,6 +434,7 @@ fn garbage_from_material_at_least_is_an_invalid_callback_never_an_answer() {
 /// them), and leaves nothing in the table that misleads a later call: afterwards, over the
 /// same table and without confirmation, every value is the rules' one.
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn failing_class_hash_or_material_fails_the_call_and_leaves_no_false_entry() {
     let oracle = Oracle::new();
     let (_memory, solver) = solver(&config(false));
@@ -477,6 +482,7 @@ fn failing_class_hash_or_material_fails_the_call_and_leaves_no_false_entry() {
 /// The parallel calls: each worker's copy answers the dominance callbacks.
 #[cfg(feature = "std")]
 #[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn parallel_values_with_dominance_follow_the_rules() {
     use crate::parallel::pn_solve_value_parallel;
     let oracle = Oracle::new();

@@ -213,8 +213,9 @@ impl Chess {
         Chess::new(Board::startpos())
     }
 
-    /// The position of a FEN string. The halfmove clock and fullmove number may be left out
-    /// (an EPD's four fields): they default to 0 and 1. Positions cozy-chess rejects (the side
+    /// The position of a FEN string. Only the pieces and the side to move are needed: the
+    /// castling rights and en-passant square default to none, the halfmove clock and fullmove
+    /// number to 0 and 1 ([`notation::parse_fen`]). Positions cozy-chess rejects (the side
     /// not to move in check, pawns on the back ranks, castling rights without the pieces, …)
     /// are errors, and so are the ones it accepts that this game cannot play
     /// ([`notation::unplayable`]: kings on adjacent squares, Chess960 castling rights).

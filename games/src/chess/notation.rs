@@ -48,22 +48,29 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// Parses a FEN string into a board. The halfmove clock and fullmove number may be left out
-/// (four fields, as in EPD); they default to 0 and 1. Besides what cozy-chess refuses, the
-/// positions [`unplayable`] names are errors.
+/// Parses a FEN string into a board. Only the first two fields are needed (the pieces and the
+/// side to move, as people write a position by hand); the castling rights and the en-passant
+/// square default to none (`-`), the halfmove clock to 0 and the fullmove number to 1. Besides
+/// what cozy-chess refuses, the positions [`unplayable`] names are errors.
 pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();
     let error = |reason: &str| FenError {
         fen: fen.to_string(),
         reason: reason.to_string(),
     };
+    // The defaults of the fields from the third on: castling, en passant, clocks.
+    const DEFAULTS: [&str; 4] = ["-", "-", "0", "1"];
     let full = match fields.len() {
-        4 => format!("{} 0 1", fields.join(" ")),
-        5 => format!("{} 1", fields.join(" ")),
-        6 => fields.join(" "),
+        n @ 2..=6 => {
+            let mut full = fields.clone();
+            full.extend_from_slice(&DEFAULTS[n - 2..]);
+            full.join(" ")
+        }
         n => {
             return Err(error(&format!(
-                "{n} fields; expected 4 to 6 (pieces, side, castling, en passant[, halfmove clock, fullmove number])"
+                "{n} field{}; expected 2 to 6 (pieces, side to move[, castling, en passant, \
+                 halfmove clock, fullmove number])",
+                if n == 1 { "" } else { "s" }
             )));
         }
     };

@@ -13,7 +13,7 @@ import ctypes as C
 import importlib.machinery
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 # The ABI version this module's declarations describe (PN_ABI_VERSION).
 ABI_VERSION = 1
@@ -24,6 +24,7 @@ LIBRARY_ENVIRONMENT_VARIABLE = "PROOFNUM_LIB"
 
 # Statuses (pn_status) that the Python layer treats specially; errors.py maps the rest.
 STATUS_OK = 0
+STATUS_BUSY = 7
 STATUS_BUFFER_TOO_SMALL = 4
 STATUS_UNSUPPORTED = 8
 STATUS_MISSING_CALLBACK = 9
@@ -247,10 +248,30 @@ def _declare(lib: C.CDLL) -> None:
         "pn_table_get_info": (status, [solver, C.POINTER(TableInfo)]),
         "pn_table_save": (status, [solver, C.c_void_p, size, C.POINTER(size)]),
         "pn_table_load": (status, [solver, C.c_void_p, size]),
+        "pn_solver_last_error": (size, [solver, C.c_char_p, size]),
+        "pn_config_error": (size, [C.POINTER(Config), C.c_char_p, size]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
         function.restype, function.argtypes = restype, argtypes
+
+
+# PN_ERROR_CAPACITY: a buffer this large holds any message of the two calls below.
+ERROR_CAPACITY = 256
+
+
+def last_error(lib: C.CDLL, solver: Any) -> str:
+    """pn_solver_last_error: what the solver's last call found wrong ("" after a success)."""
+    buffer = C.create_string_buffer(ERROR_CAPACITY)
+    lib.pn_solver_last_error(solver, buffer, ERROR_CAPACITY)
+    return buffer.value.decode("ascii", "replace")
+
+
+def config_error(lib: C.CDLL, config: "Config") -> str:
+    """pn_config_error: what pn_solver_init would refuse in `config` ("" for nothing)."""
+    buffer = C.create_string_buffer(ERROR_CAPACITY)
+    lib.pn_config_error(C.byref(config), buffer, ERROR_CAPACITY)
+    return buffer.value.decode("ascii", "replace")
 
 
 def bundled_library_path() -> Optional[Path]:

@@ -12,7 +12,12 @@ from .types import Stats
 
 
 class ProofnumError(Exception):
-    """Base of every error the solver reports; `status` is the C ABI's pn_status code."""
+    """Base of every error the solver reports; `status` is the C ABI's pn_status code, and
+    `library_message` the C library's own words for what was wrong (pn_solver_last_error,
+    pn_config_error: the field, argument or callback, with its value), also in the message;
+    empty when this layer said it in Python's terms instead."""
+
+    library_message: str = ""
 
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)

@@ -122,9 +122,10 @@ class Solver:
                                                    C.byref(align))
         if status == _abi.STATUS_UNSUPPORTED:
             self._raise("Solver()", status, detail=(
-                "this build of the library has no PNS and PN2 engines (its `pns` feature)"))
+                "this build of the library has no PNS and PN2 engines (its `pns` feature)"),
+                c_message=_abi.config_error(lib, config))
         if status != _abi.STATUS_OK:
-            self._raise("Solver()", status, detail=(
+            self._raise("Solver()", status, c_message=_abi.config_error(lib, config), detail=(
                 f"PNS and PN2 allow at most {_abi.PNS_MAX_MOVES} moves a position"
                 if engine != Engine.DFPN and max_moves > _abi.PNS_MAX_MOVES else
                 "the memory these settings need does not fit in the address space"))
@@ -140,7 +141,7 @@ class Solver:
         handle = C.c_void_p()
         status = lib.pn_solver_init(start, needed.value, C.byref(config), C.byref(handle))
         if status != _abi.STATUS_OK:
-            self._raise("Solver()", status)
+            self._raise("Solver()", status, c_message=_abi.config_error(lib, config))
         self._lib = lib
         self._handle = handle
         # Bytes of the solver's memory (table, stack, arena, move buffer).
@@ -378,9 +379,17 @@ class Solver:
     def _raise(self, call: str, status: int, *, detail: str = "",
                limits: Optional["_Limits"] = None, result: Optional[_abi.Result] = None,
                table: Optional[CallbackTable] = None,
-               moves: Optional[List[int]] = None) -> NoReturn:
+               moves: Optional[List[int]] = None,
+               c_message: Optional[str] = None) -> NoReturn:
+        """Raises the error of a failed call. Its message is the status's description, with
+        in parentheses this layer's detail (in Python's terms: the limits' and settings'
+        names) and the library's own message (pn_solver_last_error, or pn_config_error from
+        `Solver()`), which names the field, argument or callback that was wrong."""
         lib = _abi.library()
         what = lib.pn_status_str(status).decode()
+        handle = getattr(self, "_handle", None)
+        if c_message is None and handle is not None and status != _abi.STATUS_BUSY:
+            c_message = _abi.last_error(lib, handle)
         ran = result if result is not None and result.status == status else None
         stats = _stats(ran) if ran is not None else None
         details: Dict[int, Callable[[], str]] = {
@@ -400,17 +409,23 @@ class Solver:
                          "confirmation exact)"),
         }
         if not detail and status in details:
-            detail = details[status]()
-        message = f"{call}: {what}" + (f" ({detail})" if detail else "")
+            # This layer says these in Python's terms (max_nodes=..., not limits->max_nodes).
+            detail, c_message = details[status](), None
+        parts = [part for part in (detail, c_message) if part and part != what]
+        message = f"{call}: {what}" + (f" ({'; '.join(parts)})" if parts else "")
         if stats is not None:
             message += f"; {stats.nodes} positions, {stats.mid_calls} MID calls searched"
         kind = ERROR_CLASSES.get(status, ProofnumError)
+        error: ProofnumError
         if issubclass(kind, SearchIncomplete):
-            raise kind(message, status, stats, _best_move(ran) if ran is not None else None,
-                       moves)
-        if kind is Refuted:
-            raise Refuted(message, status, moves)
-        raise kind(message, status)
+            error = kind(message, status, stats, _best_move(ran) if ran is not None else None,
+                         moves)
+        elif kind is Refuted:
+            error = Refuted(message, status, moves)
+        else:
+            error = kind(message, status)
+        error.library_message = c_message or ""
+        raise error
 
 
 def _time_limit_us(max_time: Optional[float]) -> int:

@@ -8,8 +8,9 @@
     python3 scripts/docs-test.py commands FILE...   # only these files' blocks
 
 Every ```sh block of README.md and docs/src/**/*.md runs with `bash -euo pipefail` at the
-repository root, in the order of its file, with target/release first on PATH (so `proofnum` is
-the binary `cargo install --path cli` would install) and a deadline. The blocks of the C chapter
+repository root, in the order of its file, with target/release first on PATH and the CLI built
+there first (so `proofnum` is the binary `cargo install --path cli` would install), under a
+deadline. The blocks of the C chapter
 (docs/src/c.md) are left to scripts/tests/55-guide-c.sh, which runs them as one script and
 checks the header they regenerate.
 
@@ -109,6 +110,11 @@ def commands(args):
     ran = skipped = 0
     failures = []
     start_all = time.monotonic()
+    if not listing:
+        # `proofnum` in the blocks is this build (what `cargo install --path cli` installs).
+        print("== cargo build --release -p proofnum-cli", flush=True)
+        subprocess.run(["cargo", "build", "--release", "-p", "proofnum-cli"], cwd=ROOT,
+                       env=env, check=True)
     for path in files:
         if path in OTHER_PART:
             print(f"== {path.relative_to(ROOT)}: its blocks run in {OTHER_PART[path]}")

@@ -15,7 +15,7 @@
 #   - SIGUSR1 writes a checkpoint at once; a worker rank killed mid-solve ends the run with a
 #     clear error naming the last checkpoint, and that checkpoint resumes to the same answer;
 #   - a worker rank stopped mid-solve (SIGSTOP) is given up, and the run ends with the answer.
-# About 2 minutes after the release build (the README's distributed section has the figures).
+# About 2 minutes after the release build (the guide's docs/src/parallel.md has the figures).
 set -euo pipefail
 
 cargo build --release -p proofnum-mpi --examples

@@ -23,7 +23,7 @@ import time
 POSITIONS = [
     ("connect4", "444444", "README's Connect Four position"),
     ("uttt", "X;..@...O..;X.O.O.X../OX.O...../X.....X.O/..OX.OX../OX..X..../...O.X.O./"
-             "..X...OOO/..OX.X.../.O.....XX", "README's UTTT position"),
+             "..X...OOO/..OX.X.../.O.....XX", "the guide's UTTT position"),
     ("atarigo", "", "the 6x6 crosscut"),
     ("chess", "3k3r/R2bb1R1/5p1p/2pPp2P/1p2P2P/1P3N2/1BP5/Q3KB2 w - - 0 1",
      "a mate in 4 (s1g23p50)"),

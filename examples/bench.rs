@@ -9,7 +9,7 @@
 //! cargo run --release --example bench -- uttt --runs 1 --ablation      # each UTTT rule off in turn
 //! cargo run --release --example bench -- uttt --position 'O;...'       # other UTTT positions
 //! cargo run --release --example bench -- atarigo                       # the 6×6 crosscut
-//! cargo run --release --example bench -- atarigo --sweep --cap 300 --chart docs/atarigo-table1.png
+//! cargo run --release --example bench -- atarigo --sweep --cap 300 --chart docs/src/atarigo-table1.png
 //! ```
 //!
 //! Options: `--table-mib N` (default 64), `--epsilon F` (default 0.25; 0 is classic df-pn),

@@ -19,7 +19,7 @@
 #   LIB_DIR holds libproofnum.a and libproofnum.so (e.g. target/release);
 #   BUILD_DIR receives the binaries. CC, CXX and PYTHON may be overridden.
 #   FFI_TESTS_QUICK=1 stops after the header and minimal.c (seconds instead of a minute):
-#   scripts/tests/55-readme-c.sh sets it when it runs README's line, since `cargo test` runs
+#   scripts/tests/55-guide-c.sh sets it when it runs the guide's line, since `cargo test` runs
 #   the whole script (capi/tests/ffi.rs).
 set -u
 
@@ -103,8 +103,8 @@ step "proofnum.h as C99" $CC -std=c99 $warn -I"$root/include" -c "$build/header.
 step "proofnum.h as C++11" $CXX -std=c++11 $warn -I"$root/include" -c "$build/header.cpp" -o "$build/header_11.o"
 step "proofnum.h as C++17" $CXX -std=c++17 $warn -I"$root/include" -c "$build/header.cpp" -o "$build/header_17.o"
 
-echo "== minimal C example (tic-tac-toe; the README's C snippet made whole)"
-# As the README builds it, with the static and with the shared library (an rpath, so that it
+echo "== minimal C example (tic-tac-toe; the guide's C snippets made whole)"
+# As the guide's C chapter builds it, with the static and with the shared library (an rpath, so that it
 # starts without LD_LIBRARY_PATH); it exits 1 unless its values are the known ones.
 step "build minimal (C99, static, ASan+UBSan)" $CC -std=c99 $warn $san -I"$root/include" \
     "$root/examples/c/minimal.c" $libs -o "$build/minimal"

@@ -32,7 +32,7 @@
 //! it, so a truncated or damaged file fails to read.
 //!
 //! What makes a certificate valid (the checker's rules) is written up with the format in the
-//! guide's certificate chapter (`docs/certificates.md`): in short, every line it prescribes
+//! guide's certificate chapter (`docs/src/certificates.md`): in short, every line it prescribes
 //! ends at a position the game scores as the claim needs, or, where the repetition rule makes
 //! a repetition a non-win for the attacker, at a repetition.
 

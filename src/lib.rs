@@ -113,3 +113,15 @@ pub use value::ValueResult;
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The user guide's chapter "Using it from Rust" (`docs/src/rust.md`): its Rust blocks are
+/// doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/src/rust.md")]
+pub struct GuideRustDoctests;
+
+/// The user guide's chapter "Parallel and distributed" (`docs/src/parallel.md`): its Rust
+/// blocks are doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/src/parallel.md")]
+pub struct GuideParallelDoctests;

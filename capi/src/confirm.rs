@@ -14,8 +14,8 @@
 //! time is reported as `PN_STATUS_UNCONFIRMED`, never as an answer. The walk's budget is the
 //! call's: its positions count against the node limit, in `pn_stats.confirm_nodes`.
 //!
-//! A caller may opt out for speed (`confirm = 0`). Over a loaded table
-//! ([`Inner::table_trusted`] is false, from `pn_table_load` until `pn_table_clear`) answers
+//! A caller may opt out for speed (`confirm = 0`). Over a loaded table (the solver's
+//! `table_trusted` is false, from `pn_table_load` until `pn_table_clear`) answers
 //! are confirmed all the same: those bytes are claims from outside. A refutation rekeys the
 //! table rather than clearing it, so what the search learnt stays in the buckets (unreachable
 //! under the new keys, and replaced first); the table stays untrusted until it is cleared,
@@ -24,19 +24,23 @@
 //! What the walk does not decide stays unconfirmed: `distance` (the length of the solved line,
 //! read from table entries) and the loser's choice of defence.
 
-use proofnum_core::{Limits, Player, SearchResult, Table, ValueResult};
+use proofnum_core::{Dfpn, Game, Limits, Player, Pns, SearchResult, Table, ValueResult};
 
-use crate::solver::{Engined, Inner, Serial};
-
-impl Inner {
-    /// Whether the solve calls confirm their answers now: as the configuration says, and
-    /// always over a loaded table.
-    pub(crate) fn confirms(&self) -> bool {
-        self.searcher.confirm() || !self.table_trusted
-    }
+/// Whether the solve calls confirm their answers now: as the configuration says
+/// (`configured`), and always over a loaded table (`table_trusted` false).
+pub(crate) fn required(configured: bool, table_trusted: bool) -> bool {
+    configured || !table_trusted
 }
 
-impl<G: Engined> Serial<'_, G> {
+/// The searcher the solve calls use for game type `G`.
+pub(crate) enum Serial<'a, G: Game<Move = u32>> {
+    /// Df-pn, which also walks to confirm its answers.
+    Dfpn(&'a mut Dfpn<'static, G>),
+    /// PNS or PN², with the df-pn searcher that walks to confirm their answers.
+    Pns(&'a mut Pns<'static, G>, &'a mut Dfpn<'static, G>),
+}
+
+impl<G: Game<Move = u32>> Serial<'_, G> {
     /// Can `attacker` force a win? [`Dfpn::solve`](proofnum_core::Dfpn::solve) or
     /// [`Pns::solve`](proofnum_core::Pns::solve), confirmed by the core's driver when
     /// `confirm` is set (the df-pn searcher walks for PNS too, over the same table, with

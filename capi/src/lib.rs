@@ -15,8 +15,8 @@
 //! - Every input struct begins with `size_t struct_size`, set to `sizeof` the struct, so the
 //!   struct can grow without breaking old callers.
 //! - A failed call on a solver keeps a message in it saying what was wrong, naming the field,
-//!   argument or callback with its value ([`error::pn_solver_last_error`]); calls without a
-//!   solver refuse configurations that [`error::pn_config_error`] describes. The status codes
+//!   argument or callback with its value ([`messages::pn_solver_last_error`]); calls without a
+//!   solver refuse configurations that [`messages::pn_config_error`] describes. The status codes
 //!   stay as they are: the message adds the detail.
 //! - No Rust panic crosses the boundary: every export runs inside [`boundary::guard`], which
 //!   turns a panic into [`pn_status::InternalError`] on targets with a standard library, and
@@ -60,26 +60,45 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
-// In the order the header presents them.
-pub mod boundary;
-mod claims;
+// In the order the header presents them: cbindgen (`sort_by = "None"` in capi/cbindgen.toml)
+// writes each kind of item (constants, then types, then functions) in source order, module by
+// module in the order declared here, a module's own items before its submodules'. So the
+// functions read in the order a caller uses them: version and features, statuses and their
+// messages, the configuration and the limits, the solver's memory and init, the solve calls
+// and the stop request, the principal variation and the verification walk, the table,
+// certificates, and the parallel calls. (Types come after every constant and before every
+// function, in the order the functions first use them.)
+
+// Version and features.
+pub mod version;
+// Statuses,
+pub mod status;
+// and the words beside them: how long they may be, and the calls that give them.
+pub mod error;
+pub mod messages;
+// The configuration and the limits of a search.
 pub mod config;
-mod confirm;
+// The solver's memory and init, the solve calls and the stop request.
+pub mod solver;
+// The game as callbacks.
 pub mod game;
+// The results.
+pub mod result;
+// The principal variation and the verification walk.
+pub mod proof;
+// The transposition table.
+pub mod table;
+// Certificates: after the walks of `proof`, since its export is one more walk.
+pub mod certificate;
+// The parallel calls.
 pub mod parallel;
 
-pub mod proof;
-// After the walks of `proof`: its export is one more walk.
-pub mod certificate;
-pub mod result;
-pub mod solver;
-pub mod status;
-// After the statuses: the words beside them.
-pub mod error;
-pub mod table;
+// Export nothing.
+pub mod boundary;
+mod claims;
+mod confirm;
 #[cfg(test)]
 mod tests;
-pub mod version;
 
 pub use config::{pn_config, pn_limits};
 pub use game::{pn_game, pn_outcome, pn_side};

@@ -75,41 +75,6 @@ fn table_error(error: TableError, what: &str) -> Error {
     }
 }
 
-/// Empties the transposition table: every position is forgotten, the generation is reset,
-/// and the table again spans the configured `table_bytes` (after loading a smaller one).
-///
-/// # Safety
-/// `solver` is NULL or a pointer from `pn_solver_init`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pn_table_clear(solver: *mut pn_solver) -> pn_status {
-    // SAFETY: forwarded from the caller.
-    let solver = unsafe { handle(solver) };
-    with_solver(solver, |locked| {
-        // A new table over the whole region: after loading a smaller saved table,
-        // clearing gives back the configured size.
-        Table::new(&mut *locked.inner.table)
-            .map_err(|e| table_error(e, "the solver's table region"))?;
-        // Only what this solver stores from now on: nothing to confirm.
-        locked.inner.table_trusted = true;
-        Ok(())
-    })
-}
-
-/// Starts a new table generation: what earlier searches stored stays usable but is replaced
-/// first. Call it between searches of unrelated positions (a new move in the real game).
-///
-/// # Safety
-/// `solver` is NULL or a pointer from `pn_solver_init`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn pn_table_new_generation(solver: *mut pn_solver) -> pn_status {
-    // SAFETY: forwarded from the caller.
-    let solver = unsafe { handle(solver) };
-    with_solver(solver, |locked| {
-        locked.inner.table()?.new_generation();
-        Ok(())
-    })
-}
-
 /// Writes a picture of the table to `*out_info` (set its `struct_size` first).
 ///
 /// # Safety
@@ -230,6 +195,41 @@ pub unsafe extern "C" fn pn_table_load(
         })?;
         // Bytes from outside: answers over them are confirmed (see `confirm`).
         locked.inner.table_trusted = false;
+        Ok(())
+    })
+}
+
+/// Empties the transposition table: every position is forgotten, the generation is reset,
+/// and the table again spans the configured `table_bytes` (after loading a smaller one).
+///
+/// # Safety
+/// `solver` is NULL or a pointer from `pn_solver_init`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_table_clear(solver: *mut pn_solver) -> pn_status {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
+        // A new table over the whole region: after loading a smaller saved table,
+        // clearing gives back the configured size.
+        Table::new(&mut *locked.inner.table)
+            .map_err(|e| table_error(e, "the solver's table region"))?;
+        // Only what this solver stores from now on: nothing to confirm.
+        locked.inner.table_trusted = true;
+        Ok(())
+    })
+}
+
+/// Starts a new table generation: what earlier searches stored stays usable but is replaced
+/// first. Call it between searches of unrelated positions (a new move in the real game).
+///
+/// # Safety
+/// `solver` is NULL or a pointer from `pn_solver_init`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pn_table_new_generation(solver: *mut pn_solver) -> pn_status {
+    // SAFETY: forwarded from the caller.
+    let solver = unsafe { handle(solver) };
+    with_solver(solver, |locked| {
+        locked.inner.table()?.new_generation();
         Ok(())
     })
 }

@@ -1,4 +1,4 @@
-//! Reading a certificate file (format version 1; `docs/certificates.md` in the repository has
+//! Reading a certificate file (format version 1; `docs/src/certificates.md` in the repository has
 //! the format). Written from the format's description, not from the writer's code.
 
 use std::collections::HashMap;

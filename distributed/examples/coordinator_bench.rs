@@ -1,5 +1,5 @@
 //! What one coordinator costs, measured, and how many job slots it keeps busy (the figures of
-//! `docs/scale-out.md`):
+//! `docs/src/scale-out.md`):
 //!
 //! 1. **Job sizes**: a real distributed solve in this process (ranks as threads over
 //!    `LocalLink`: the coordinator and one worker rank with one job slot) of a Connect Four

@@ -26,9 +26,9 @@
 //! - **A rank that falls silent** with jobs for [`Settings::rank_timeout`] is given up and its
 //!   jobs go to the others (their tickets are abandoned, so a late result is refused). Under
 //!   `mpirun` a rank that dies usually ends the whole run at once; `solve_mpi` then reports it
-//!   with the last checkpoint (see `README.md`).
+//!   with the last checkpoint (see the guide's `docs/src/parallel.md`).
 //!
-//! `docs/scale-out.md` has the costs: messages and bytes per job, the coordinator's operations
+//! `docs/src/scale-out.md` has the costs: messages and bytes per job, the coordinator's operations
 //! per second, and how large a cluster one coordinator keeps busy.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -5,7 +5,7 @@
 //! [`LONGEST_PAUSE`]. A blocking `MPI_Recv` would answer sooner, but Open MPI spins the CPU
 //! while it waits, and a coordinator that spins takes a core from the jobs when ranks share
 //! cores (as on this project's 2-core machine). The pause bounds the delay a result waits
-//! before the coordinator sees it; `docs/scale-out.md` has what that costs.
+//! before the coordinator sees it; `docs/src/scale-out.md` has what that costs.
 
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,7 @@
 /*
  * The smallest complete C client of proofnum: tic-tac-toe, solved in a static buffer.
  *
- * At the repository root (the README's "Use from C" gives the same lines):
+ * At the repository root (the guide's C chapter gives the same lines):
  *   cargo build --release -p proofnum-capi
  *   cc -std=c99 -Wall -Wextra -Wpedantic -Iinclude examples/c/minimal.c \
  *       target/release/libproofnum.a -lpthread -ldl -lm -o minimal

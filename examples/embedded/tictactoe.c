@@ -2,7 +2,7 @@
  * buffer, on a Cortex-M4 (thumbv7em-none-eabihf) without an operating system or C library.
  * Output and exit go through semihosting (QEMU's mps2-an386 machine runs it; so does a
  * debugger on a real board). examples/embedded/build.sh builds it, runs it and prints its
- * flash and RAM (README: "Embedded footprint").
+ * flash and RAM (the guide's "Embedded" chapter).
  *
  * It solves the empty board and the position after X takes a corner and O an edge next to it,
  * and fails unless the values are the known ones: a draw, and a win for X (tic-tac-toe's

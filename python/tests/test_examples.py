@@ -1,5 +1,5 @@
-"""The repository's Python example and the README's Python snippet run as written, and say
-what the references say."""
+"""The repository's Python example, and the Python blocks of the README and of the guide's
+Python chapter, run as written and say what the references say."""
 
 from __future__ import annotations
 
@@ -34,9 +34,13 @@ def test_the_tic_tac_toe_example_rejects_bad_cells(capsys: pytest.CaptureFixture
     assert "usage" in capsys.readouterr().err
 
 
-def test_the_readme_python_snippet() -> None:
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Use from Python"):]
-    snippet = re.search(r"```python\n(.*?)```", section, re.S)
-    assert snippet is not None, "README's Python section has a ```python block"
-    exec(compile(snippet.group(1), "README.md", "exec"), {})  # its asserts check the answers
+@pytest.mark.parametrize("document", ["README.md", "docs/src/python.md"])
+def test_the_python_blocks_of(document: str) -> None:
+    """Every ```python block of the document, in order, in one namespace (a later block uses
+    what an earlier one defined), as a reader would paste them; their asserts check the
+    answers."""
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / document).read_text(), re.S)
+    assert blocks, f"{document} has ```python blocks"
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, document, "exec"), namespace)

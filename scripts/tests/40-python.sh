@@ -2,7 +2,7 @@
 # would (`pip install ./python` builds libproofnum with cargo; pip fetches setuptools-rust,
 # pytest and mypy from PyPI), then its type check (mypy --strict) and its pytest suite
 # (tic-tac-toe, Nim and Connect Four against independent references, bad input, limits,
-# Ctrl-C, the example and README's snippet). About a minute, most of it the build.
+# Ctrl-C, the example and the Python blocks of the README and the guide). About a minute, most of it the build.
 venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"

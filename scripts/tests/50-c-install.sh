@@ -1,4 +1,4 @@
-# The C library installed the way other Rust-made C libraries install (README's "Use from C"):
+# The C library installed the way other Rust-made C libraries install (the guide's C chapter):
 # cargo-c's `cargo cinstall` into a temporary prefix, then consumers built against that prefix
 # alone and run:
 #   - the header is the committed include/proofnum.h; the shared library has a versioned soname;

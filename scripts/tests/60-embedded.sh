@@ -1,4 +1,4 @@
-# The bare-metal footprint (README "Embedded footprint"): examples/embedded/build.sh builds
+# The bare-metal footprint (the guide's "Embedded" chapter): examples/embedded/build.sh builds
 # the C ABI's no_std static library for a Cortex-M4F (the `embedded` cargo profile), links
 # examples/embedded/tictactoe.c against it with clang and rust-lld, runs it under QEMU
 # (mps2-an386, semihosting), fails unless it finds tic-tac-toe's known values, and prints the

@@ -22,7 +22,7 @@
 #     mpirun (SIGINT to mpirun, which ends the ranks with SIGTERM) with a last checkpoint and
 #     the command that resumes, and that command to Connect Four 4453's known value;
 #   - `solve_mpi` built as an example (its old name) is the same program.
-# About 3 minutes after the release build (the README's distributed section has the figures).
+# About 3 minutes after the release build (the guide's docs/src/parallel.md has the figures).
 set -euo pipefail
 
 cargo build --release -p proofnum-mpi --bins --examples

@@ -249,7 +249,7 @@ pub(crate) fn next_key_salt(salt: u64) -> u64 {
 /// Tables from this size on are prefetched (`TranspositionTable::prefetch_pays`): smaller ones
 /// stay in a core's L2 and L3 caches, where a probe costs less than the extra play, hash and
 /// undo of prefetching (measured with callgrind and the Connect Four bench: 2 MiB L2 and 32 MiB
-/// shared L3 on the development machines; the README has the figures).
+/// shared L3 on the development machines; the guide's benchmarks chapter has the figures).
 pub const PREFETCH_MIN_BYTES: usize = 8 << 20;
 
 /// True on targets where [`TranspositionTable::prefetch`] does something and the table of

@@ -6,7 +6,8 @@ use std::string::String;
 
 use super::*;
 use crate::config::pn_limits;
-use crate::error::{PN_ERROR_CAPACITY, pn_config_error, pn_solver_last_error};
+use crate::error::PN_ERROR_CAPACITY;
+use crate::messages::{pn_config_error, pn_solver_last_error};
 
 /// The solver's last error message.
 pub(super) fn last_error(solver: *const pn_solver) -> String {

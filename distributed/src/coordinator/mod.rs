@@ -54,7 +54,7 @@ pub struct Settings {
     pub coordinator_threads: usize,
     /// Solved positions each job reports (its largest), which the coordinator stores and
     /// passes on to up to eight other ranks with their next jobs; 0 shares nothing. On three
-    /// job ranks it saved 8 to 16% of the MID calls on Connect Four (`docs/scale-out.md`).
+    /// job ranks it saved 8 to 16% of the MID calls on Connect Four (`docs/src/scale-out.md`).
     pub solved_per_job: usize,
     /// A solved position is passed on only when at least 2^this MID calls were spent below it
     /// (its table entry's `work_log2`): smaller ones are cheaper to search again than to send.

@@ -78,7 +78,7 @@ pub struct DistributedStats {
     /// MID calls of the runs a resumed solve continues (0 for a fresh one).
     pub resumed_mid_calls: u64,
     /// How long the jobs ran: entry `i` counts the jobs of 2^i to 2^(i+1) microseconds (the
-    /// first also those under one). `docs/scale-out.md` sizes clusters from it.
+    /// first also those under one). `docs/src/scale-out.md` sizes clusters from it.
     pub job_micros_log2: [u64; 32],
 }
 

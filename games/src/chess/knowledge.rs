@@ -32,11 +32,11 @@
 //!    defender's king (as in rule 1), so a king with room is a harder mate; where the
 //!    defender is, its king's moves count three times in δ (a king that can run is the
 //!    defence that lasts). Elsewhere φ is 1. On the 46 mates of 5 moves and more of
-//!    `chess-mates.epd` (`chesssuite prove`, 300,000 MID calls each, README's chess section)
+//!    `chess-mates.epd` (`chesssuite prove`, 300,000 MID calls each, the guide's chess chapter)
 //!    the flight squares take 1.78 M MID calls instead of 2.83 M (44 proven instead of 41;
 //!    given to both sides, 2.15 M) and the king moves 1.57 M (45 proven).
 //!
-//! Each rule is a switch so benchmarks can measure what it pays (README's chess section).
+//! Each rule is a switch so benchmarks can measure what it pays (the guide's chess chapter).
 
 use cozy_chess::{BitBoard, Board, Color, Piece};
 use proofnum::{MoveList, Numbers, Outcome};

@@ -303,7 +303,7 @@ pub fn solve_mate_with(
 ) -> MateReport {
     // The attacker's knowledge for the attacker only: the defender's mates in one are rare (the
     // search finds them a ply later; 10 to 24% less time on chess-mates-random.epd), and the
-    // flight-square estimate measures the attacker's task (README's chess section).
+    // flight-square estimate measures the attacker's task (the guide's chess chapter).
     let previous_attacker = chess.attacker();
     chess.set_attacker(Some(attacker));
     let report = solve_mate_inner(chess, attacker, config, certificate);

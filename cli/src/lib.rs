@@ -1,6 +1,8 @@
 //! The `proofnum` command line as a library, so that other binaries (the distributed solver)
 //! read the same games and print the same report:
 //!
+//! - [`answer`]: the vocabulary: the [`answer::Question`] asked, the [`answer::Answer`]
+//!   settled, what a search [`answer::Found`];
 //! - [`games`]: the registry of bundled games ([`games::GAMES`], [`games::with_game`]) and
 //!   what the command line needs of each ([`games::Bundled`]);
 //! - [`solve`]: the search options ([`solve::Options`], a clap argument group other binaries
@@ -22,6 +24,7 @@
 
 #![deny(missing_docs)]
 
+pub mod answer;
 pub mod check;
 pub mod chess;
 pub mod games;

@@ -8,11 +8,12 @@ use proofnum::{
     ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, ParallelStats, Stats, Status,
 };
 
+use crate::answer::{Answer, Found, Question};
 use crate::games::Bundled;
 use crate::outln;
 use crate::progress::{self, ProgressLine};
 use crate::report::count;
-use crate::solve::{Answer, Found, Options, Question};
+use crate::solve::Options;
 
 /// Answers `question` with `threads` workers (confirmed with `memo` unless `--no-confirm`);
 /// hands the table back for the line and check.

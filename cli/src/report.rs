@@ -28,9 +28,9 @@ use proofnum::certificate::{IoSink, Sink};
 use proofnum::table::Table;
 use proofnum::{Dfpn, Game, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
+use crate::answer::{Answer, Found, Question};
 use crate::games::Bundled;
 use crate::outln;
-use crate::solve::{Answer, Found, Question};
 
 /// Exit code when a limit stopped the search (or the proof check) before it could answer.
 pub const EXIT_UNKNOWN: u8 = 1;

@@ -14,12 +14,10 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use proofnum::table::Table;
-use proofnum::{
-    Dfpn, DfpnConfig, Epsilon, Limits, Player, Pns, PnsConfig, Progress, Reason, Stats, Status,
-    Value,
-};
+use proofnum::{Dfpn, DfpnConfig, Epsilon, Limits, Pns, PnsConfig, Progress};
 use proofnum_games::input::{self, QUOTED_CHARS};
 
+use crate::answer::{Found, Question};
 use crate::games::{Bundled, WithGame};
 use crate::outln;
 use crate::progress::{self, ProgressLine};
@@ -231,67 +229,6 @@ pub fn check_allocatable(flag: &str, bytes: usize) -> Result<(), String> {
         .map_err(|_| format!("{flag}: cannot allocate {} bytes", count(bytes as u64)))
 }
 
-/// What the command line asks.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Question {
-    /// Win, draw or loss for the side to move.
-    Value,
-    /// Can this player force a win?
-    CanWin(Player),
-}
-
-impl Question {
-    /// The question `options` ask about `G`: `--attacker`'s, else the value.
-    pub fn asked<G: Bundled>(options: &Options) -> Result<Self, String> {
-        Ok(match &options.attacker {
-            Some(name) => Question::CanWin(G::player_named(name)?),
-            None => Question::Value,
-        })
-    }
-}
-
-/// What a search found, whichever engine ran it.
-pub struct Found<M> {
-    /// The answer, or why the search stopped without one.
-    pub answer: Result<Answer, Reason>,
-    /// The engine's own best move (what it is depends on the answer; see `report`).
-    pub best_move: Option<M>,
-    /// Counters of every search run.
-    pub stats: Stats,
-}
-
-/// A settled answer.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Answer {
-    /// The value for the side to move.
-    Value(Value),
-    /// The attacker of `--attacker` can force a win (`Proven`) or cannot (`Disproven`).
-    Status(Status),
-}
-
-impl<M> Found<M> {
-    /// The result of one attacker search.
-    pub fn from_search(r: proofnum::SearchResult<M>) -> Self {
-        Found {
-            answer: match r.status {
-                Status::Unknown(reason) => Err(reason),
-                settled => Ok(Answer::Status(settled)),
-            },
-            best_move: r.best_move,
-            stats: r.stats,
-        }
-    }
-
-    /// The result of a win-draw-loss search.
-    pub fn from_value(r: proofnum::ValueResult<M>) -> Self {
-        Found {
-            answer: r.value.map(Answer::Value),
-            best_move: r.best_move,
-            stats: r.stats,
-        }
-    }
-}
-
 /// Solves one position with [`Options`]: the command line's run, for
 /// [`with_game`](crate::games::with_game).
 pub struct Solve<'a>(pub &'a Options);
@@ -307,7 +244,7 @@ impl WithGame for Solve<'_> {
 /// Reads the position, solves it and prints the report; an `Err` is bad input.
 fn run<G: Bundled>(position: &str, o: &Options) -> Result<ExitCode, String> {
     let mut game = G::parse(position).map_err(|e| format!("{} position: {e}", G::title()))?;
-    let question = Question::asked::<G>(o)?;
+    let question = Question::asked::<G>(o.attacker.as_deref())?;
 
     // All of the solver's memory, given up front.
     let table_bytes = mib_to_bytes("--table-mib", o.table_mib)?;

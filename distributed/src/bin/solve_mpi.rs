@@ -45,12 +45,11 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser};
 use mpi::Threading;
 use proofnum::{Dfpn, ParallelConfig, ParallelLimits, ParallelProgress, Stats, Status};
+use proofnum_cli::answer::{Answer, Found, Question};
 use proofnum_cli::games::{Bundled, WithGame, with_game};
 use proofnum_cli::progress::{self, ProgressLine};
 use proofnum_cli::report::{self, Chooser, count};
-use proofnum_cli::solve::{
-    Answer, EXIT_BAD_INPUT, Engine, Found, Options, Question, parse_error_text,
-};
+use proofnum_cli::solve::{EXIT_BAD_INPUT, Engine, Options, parse_error_text};
 use proofnum_mpi::{
     CheckpointPlan, Coordinator, DistributedStats, Error, Link, MpiLink, Settings, Signals,
     checkpoint, serve,
@@ -344,7 +343,7 @@ impl WithGame for Run<'_> {
 
     fn run<G: Bundled>(self, position: &str) -> Self::Output {
         let game = G::parse(position).map_err(|e| format!("{} position: {e}", G::title()))?;
-        let question = Question::asked::<G>(&self.cli.options)?;
+        let question = Question::asked::<G>(self.cli.options.attacker.as_deref())?;
         let coordinator_threads = self.coordinator_threads();
         let flags = Flags::register(self.link.rank() == 0);
         if self.link.rank() != 0 {

@@ -1522,6 +1522,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn garbage_from_a_copy_is_an_error_not_an_answer() {
         static LOG: CopyLog = CopyLog::new();
         let (_memory, solver) = solver(&config(2));
@@ -1563,6 +1564,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn a_stop_with_no_call_running_does_not_reach_the_next_parallel_search() {
         let (_memory, solver) = solver(&config(2));
         let mut pile = Pile::new(10);
@@ -1575,6 +1577,7 @@ mod parallel {
     }
 
     #[test]
+    #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
     fn a_stop_from_another_thread_ends_a_parallel_search() {
         static RELEASE: AtomicBool = AtomicBool::new(false);
         static GENERATED: AtomicU32 = AtomicU32::new(0);

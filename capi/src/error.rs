@@ -19,12 +19,14 @@ use crate::status::pn_status;
 pub const PN_ERROR_CAPACITY: usize = 256;
 
 /// A message of at most `PN_ERROR_CAPACITY - 1` bytes of ASCII (longer text is cut).
+#[cfg(feature = "messages")]
 #[derive(Clone, Copy)]
 pub(crate) struct Message {
     bytes: [u8; PN_ERROR_CAPACITY - 1],
     len: usize,
 }
 
+#[cfg(feature = "messages")]
 impl Message {
     /// The empty message: no error.
     pub(crate) const EMPTY: Message = Message {
@@ -52,7 +54,7 @@ impl Message {
     }
 
     /// A message of these ASCII bytes (a status's description), cut at the capacity.
-    fn ascii(text: &[u8]) -> Message {
+    fn ascii(text: &'static [u8]) -> Message {
         let mut m = Message::EMPTY;
         // Anything else would break `as_str`'s UTF-8; the descriptions are ASCII literals.
         let take = if text.is_ascii() {
@@ -66,21 +68,14 @@ impl Message {
     }
 
     /// A message written by `args`.
-    #[cfg(feature = "messages")]
     pub(crate) fn format(args: fmt::Arguments<'_>) -> Message {
         let mut m = Message::EMPTY;
         let _ = fmt::write(&mut m, args);
         m
     }
-
-    /// Empty in builds without the `messages` feature, which leave out the formatting
-    /// machinery (their errors give their status's description).
-    #[cfg(not(feature = "messages"))]
-    pub(crate) fn format(_args: fmt::Arguments<'_>) -> Message {
-        Message::EMPTY
-    }
 }
 
+#[cfg(feature = "messages")]
 impl fmt::Write for Message {
     /// Appends what fits, cut at a character boundary; never fails (a cut message is still
     /// the most useful thing to keep).
@@ -93,6 +88,49 @@ impl fmt::Write for Message {
         self.bytes[self.len..self.len + take].copy_from_slice(&s.as_bytes()[..take]);
         self.len += take;
         Ok(())
+    }
+}
+
+/// Without the `messages` feature a message is a fixed text (a status's description, or a
+/// literal): a pointer and a length, so that an [`Error`] stays two words and bare-metal
+/// builds carry no message buffers, copies or formatting code.
+#[cfg(not(feature = "messages"))]
+#[derive(Clone, Copy)]
+pub(crate) struct Message {
+    text: &'static str,
+}
+
+#[cfg(not(feature = "messages"))]
+impl Message {
+    /// The empty message: no error.
+    pub(crate) const EMPTY: Message = Message { text: "" };
+
+    /// The message's text (without a NUL).
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    /// The message as a `&str`.
+    pub(crate) fn as_str(&self) -> &str {
+        self.text
+    }
+
+    /// A message of this text.
+    pub(crate) fn of(text: &'static str) -> Message {
+        Message { text }
+    }
+
+    /// A message of these ASCII bytes (a status's description).
+    fn ascii(text: &'static [u8]) -> Message {
+        Message {
+            text: core::str::from_utf8(text).unwrap_or(""),
+        }
+    }
+
+    /// Empty in builds without the `messages` feature, which leave out the formatting
+    /// machinery (their errors give their status's description).
+    pub(crate) fn format(_args: fmt::Arguments<'_>) -> Message {
+        Message::EMPTY
     }
 }
 
@@ -123,7 +161,7 @@ impl Error {
 
     /// The message to keep: the detailed one, or the status's description.
     pub(crate) fn text(&self) -> Message {
-        if self.message.len == 0 {
+        if self.message.as_bytes().is_empty() {
             Message::ascii(self.status.message().to_bytes())
         } else {
             self.message

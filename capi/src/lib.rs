@@ -49,7 +49,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 // The exported names are C's (`pn_solver`, `pn_status`): one spelling on both sides.
 #![allow(non_camel_case_types)]
-// An `Error` carries its message inline (`error::Message`, 255 bytes): the crate allocates
+// An `Error` carries its message inline (`error::Message`: 255 bytes with the `messages`
+// feature, a static text without it): the crate allocates
 // nothing, and errors arise only while a call checks its arguments or reports its end, never
 // inside a search, where a larger `Result` would cost anything.
 #![allow(

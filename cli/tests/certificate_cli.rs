@@ -7,26 +7,25 @@
 //! solver; the chess position is a mate in 2 from a public problem set
 //! (`games/suites/chess-mates.epd`, `s1g6p48`, refereed by Stockfish).
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// `c4-late.txt`'s third position: a win for the side to move (First).
 const C4: &str = "2176676115166534232673124731";
 
+/// A run with its standard output and error together (`stdout`): the messages these tests
+/// look for may be on either.
 struct Run {
     code: i32,
     stdout: String,
 }
 
 fn proofnum(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_proofnum"))
-        .args(args)
-        .output()
-        .expect("the proofnum binary runs");
+    let run = common::proofnum(args);
     Run {
-        code: out.status.code().expect("exited"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned()
-            + &String::from_utf8_lossy(&out.stderr),
+        code: run.code,
+        stdout: run.stdout + &run.stderr,
     }
 }
 

@@ -2,27 +2,14 @@
 //! line replayed on cozy-chess's own board to checkmate), checks-only mode, the stalemate rule,
 //! and bad input. The answers are known by hand (see `games/tests/chess_mates.rs`).
 
-use std::process::Command;
+mod common;
 
+use common::Run;
 use proofnum_games::chess::Chess;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// `proofnum ARGS… --quiet --table-mib 4`.
 fn proofnum(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_proofnum"))
-        .args(args)
-        .args(["--quiet", "--table-mib", "4"])
-        .output()
-        .expect("the proofnum binary runs");
-    Run {
-        code: output.status.code().expect("exited"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    common::proofnum(&[args, &["--quiet", "--table-mib", "4"]].concat())
 }
 
 /// The moves after `uci: `, played on cozy-chess's board from `fen`: true when they end in

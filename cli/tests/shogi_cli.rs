@@ -4,27 +4,14 @@
 //! known by hand or from the published collection (Shogi Muso no. 77, recorded as an 11-ply
 //! mate; the dataset's line is the main line).
 
-use std::process::Command;
+mod common;
 
+use common::Run;
 use rsshogi::board::{MoveList, position_from_sfen};
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// `proofnum ARGS… --table-mib 16`.
 fn proofnum(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_proofnum"))
-        .args(args)
-        .args(["--table-mib", "16"])
-        .output()
-        .expect("the proofnum binary runs");
-    Run {
-        code: output.status.code().expect("exited"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    common::proofnum(&[args, &["--table-mib", "16"]].concat())
 }
 
 /// The moves after `usi: `, replayed on rsshogi's board from `sfen`: their number when every

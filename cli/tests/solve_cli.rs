@@ -19,6 +19,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+mod common;
+
 use proofnum::{Game, Value};
 use proofnum_games::atarigo::{AtariGo, AtariGo6};
 use proofnum_games::connect4::reference;
@@ -27,24 +29,7 @@ use proofnum_games::uttt::{Move, Uttt};
 /// Table memory for the runs: small positions need little, and it is zeroed per run.
 const TABLE_MIB: &str = "4";
 
-/// One run of the command line.
-struct Report {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn solve(args: &[&str]) -> Report {
-    let output = Command::new(env!("CARGO_BIN_EXE_proofnum"))
-        .args(args)
-        .output()
-        .expect("the proofnum binary runs");
-    Report {
-        code: output.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
+use common::{Run as Report, proofnum as solve};
 
 /// `solve GAME POSITION --quiet --table-mib N EXTRA…`, which must answer (exit code 0).
 fn answered(game: &str, position: &str, extra: &[&str]) -> Report {

@@ -22,7 +22,7 @@
 
 use std::time::Instant;
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value};
 use proofnum_games::atarigo::AtariGo6;
 use proofnum_games::connect4::ConnectFour;

@@ -7,7 +7,7 @@
 //! The game itself (a 7×6 bitboard after John Tromp's Fhourstones, positions as strings of
 //! 1-based columns) lives in `proofnum_games::connect4`, written against the public `Game` trait.
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, Status, Value};
 use proofnum_games::connect4::ConnectFour;
 

@@ -13,7 +13,7 @@
 //! Arguments: `[--weak]` (`DfpnConfig::weak_delta`), the table size
 //! in MiB, then the positions (columns played, 1-based).
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits};
 use proofnum_games::connect4::ConnectFour;
 

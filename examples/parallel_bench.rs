@@ -16,10 +16,10 @@
 
 use std::time::{Duration, Instant};
 
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     Dfpn, Game, Limits, ParallelConfig, ParallelLimits, ParallelSolver, Player, Status,
 };
+use proofnum::{SharedTable, Table};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::uttt::Uttt;
 

@@ -22,7 +22,7 @@
 
 use std::time::Instant;
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{
     ArenaStats, Dfpn, DfpnConfig, Game, Limits, Pns, PnsConfig, SearchResult, Status,
     TranspositionNumbers, Value,

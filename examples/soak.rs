@@ -30,11 +30,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use common::{BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape};
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     DfpnConfig, Epsilon, Game, MoveList, Numbers, Outcome, ParallelConfig, ParallelLimits,
     ParallelSolver, Player, Reason, RepetitionRule, Value,
 };
+use proofnum::{SharedTable, Table};
 
 /// The message of the planned panics (the panic hook keeps them quiet).
 const PLANNED_PANIC: &str = "soak: the game panics as planned";

@@ -6,7 +6,7 @@
 //! cargo run --release --example tictactoe -- 4 0 1   # after centre, corner, edge (cells 0..8)
 //! ```
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, RepetitionRule, Status, Value,
 };

@@ -2,7 +2,7 @@
 //! an answer.
 //!
 //! The searches believe their table. Its entries match on the whole 64-bit key when solved and
-//! on 32 check bits otherwise ([`crate::table::entry`]), and a search asks the game's own
+//! on 32 check bits otherwise ([`Table`](crate::Table#trust-what-the-table-may-make-the-solver-say)), and a search asks the game's own
 //! outcome before it expands a position whose numbers came from the table, so a false match
 //! can hand a search another position's solved value only when two positions' keys are equal:
 //! positions the game's hash does not tell apart. That is rare, not impossible (a 64-bit

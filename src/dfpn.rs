@@ -16,7 +16,7 @@
 //! gets the thresholds of the 1+ε trick (Pawlewicz and Lew, *Improving depth-first PN-search:
 //! 1 + ε trick*, Computers and Games 2006), in the frame's view:
 //! `φ'_t = min(φ_t, max(φ'₂ + 1, ⌈φ'₂ (1 + ε)⌉))` and `δ'_t = δ_t − δ + δ'(c)`
-//! ([`number::child_delta_threshold`], [`number::child_phi_threshold`]).
+//! (computed in saturating arithmetic, so infinite numbers stay infinite).
 //!
 //! # Repetitions and the table
 //! A child that repeats a position on the current path is a leaf scored by the game's

@@ -78,24 +78,33 @@ pub mod confirm;
 pub mod dfpn;
 pub mod game;
 mod keys;
-pub mod limits;
+mod limits;
 pub mod memory;
-pub mod number;
+mod number;
 #[cfg(feature = "std")]
 pub mod parallel;
 pub mod pns;
 pub mod proof;
-pub mod result;
+mod result;
+mod value;
+
+// The table's layout and bucket protocol (constants, raw entries, the lock-free bucket
+// functions) are internals: the public table is what the root re-exports below. The
+// `internals` feature opens the module, hidden from the docs and outside any semver promise,
+// for this repository's own tests, benchmarks and fuzzers, which check the layout itself.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod table;
-pub mod value;
+#[cfg(not(feature = "internals"))]
+mod table;
 
 pub use dfpn::{Dfpn, DfpnConfig, Job};
 pub use game::{
     ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
 };
-pub use limits::{Limits, Progress, Reason};
+pub use limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 pub use memory::MemoryError;
-pub use number::{Epsilon, INFINITE, Numbers};
+pub use number::{Epsilon, INFINITE, MAX_FINITE, Numbers};
 #[cfg(feature = "std")]
 pub use parallel::{
     ParallelConfig, ParallelLimits, ParallelProgress, ParallelResult, ParallelSolver,
@@ -104,7 +113,7 @@ pub use parallel::{
 pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
-pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};
+pub use table::{Entry, Table, TableError, TableStats, TranspositionTable, position_key};
 #[cfg(target_has_atomic = "64")]
 pub use table::{SharedHandle, SharedTable};
 pub use value::ValueResult;

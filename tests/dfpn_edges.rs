@@ -468,7 +468,7 @@ fn progress_reports_arrive_during_a_long_search() {
         &mut limits,
     );
     assert_eq!(r.status, Status::Disproven);
-    let expected = r.stats.mid_calls / proofnum::limits::CLOCK_POLL_INTERVAL;
+    let expected = r.stats.mid_calls / proofnum::CLOCK_POLL_INTERVAL;
     assert!(expected >= 1, "a one-bucket table makes this search long");
     assert_eq!(seen.len() as u64, expected);
     assert!(seen.windows(2).all(|w| w[0].mid_calls < w[1].mid_calls));

@@ -577,10 +577,7 @@ fn progress_is_reported_every_poll_interval() {
     };
     let r = pns.solve(&mut game, Player::First, &mut table, &mut limits);
     assert_eq!(r.status, Status::Disproven);
-    let expected = r
-        .stats
-        .mid_calls
-        .div_ceil(proofnum::limits::CLOCK_POLL_INTERVAL);
+    let expected = r.stats.mid_calls.div_ceil(proofnum::CLOCK_POLL_INTERVAL);
     assert_eq!(
         seen.len() as u64,
         expected,
@@ -588,10 +585,7 @@ fn progress_is_reported_every_poll_interval() {
         r.stats.mid_calls
     );
     for (k, p) in seen.iter().enumerate() {
-        assert_eq!(
-            p.mid_calls,
-            k as u64 * proofnum::limits::CLOCK_POLL_INTERVAL
-        );
+        assert_eq!(p.mid_calls, k as u64 * proofnum::CLOCK_POLL_INTERVAL);
         assert!(!p.root.is_solved());
         assert_eq!(p.elapsed_us, None, "no clock given");
     }

@@ -3,8 +3,8 @@
 
 use core::ffi::c_void;
 
+use proofnum_core::Progress;
 use proofnum_core::dfpn::MAX_STACK_DEPTH;
-use proofnum_core::limits::Progress;
 use proofnum_core::{DfpnConfig, Epsilon, Limits, PnsConfig, Table};
 
 use crate::boundary::{self, Arg, SizedStruct};

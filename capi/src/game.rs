@@ -16,7 +16,7 @@
 use core::cell::Cell;
 use core::ffi::{c_int, c_void};
 
-use proofnum_core::number::Numbers;
+use proofnum_core::Numbers;
 use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::boundary::SizedStruct;

@@ -3,10 +3,10 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     ParallelConfig, ParallelLimits, ParallelProgress, ParallelSolver, ParallelStats, Stats, Status,
 };
+use proofnum::{SharedTable, Table};
 
 use crate::answer::{Answer, Found, Question};
 use crate::games::Bundled;

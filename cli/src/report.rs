@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use proofnum::Table;
 use proofnum::certificate::{IoSink, Sink};
-use proofnum::table::Table;
 use proofnum::{Dfpn, Game, Limits, Player, Reason, Stats, Status, Value, Verdict};
 
 use crate::answer::{Answer, Found, Question};

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Limits, Pns, PnsConfig, Progress};
 use proofnum_games::input::{self, QUOTED_CHARS};
 

@@ -15,10 +15,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::Scope;
 use std::time::{Duration, Instant};
 
-use proofnum::table::{Entry, SharedTable, TableStats, TranspositionTable};
 use proofnum::{
     Dfpn, DfpnConfig, Game, Job, Limits, MoveCodec, MoveList, Numbers, Player, Reason, Status,
 };
+use proofnum::{Entry, SharedTable, TableStats, TranspositionTable};
 
 use crate::wire::{JobDone, JobOrder, SolvedEntry};
 

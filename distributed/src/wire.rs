@@ -24,7 +24,7 @@
 //!
 //! [`MoveCodec`]: proofnum::MoveCodec
 
-use proofnum::table::Entry;
+use proofnum::Entry;
 use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, TableStats};
 
 /// Changes whenever a message's layout does; `Start` and `Hello` carry it.

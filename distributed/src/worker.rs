@@ -9,8 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use proofnum::table::{SharedTable, Table};
 use proofnum::{Game, MoveCodec};
+use proofnum::{SharedTable, Table};
 
 use crate::checkpoint::{rank_file_header, rank_file_table, write_atomically};
 use crate::link::Link;

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
-use proofnum::number::Numbers;
+use proofnum::Numbers;
 use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::better;

@@ -4,7 +4,7 @@
 //! The late suite runs in `cargo test`; the middle and early ones on demand:
 //! `cargo test --release -p proofnum-games --test c4suites -- --ignored`.
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::connect4::reference::{Position, Solver};

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, MoveList, Outcome, Player, Status, Value};
 use proofnum_games::connect4::reference::{self, Position, Solver};
 use proofnum_games::connect4::{Board, Column, ConnectFour, MoveError};

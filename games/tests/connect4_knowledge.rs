@@ -4,7 +4,7 @@
 //! against a plain grid; the bounds on random positions; and the search effort with and without.
 //! (The exhaustive small-board checks of every rule against brute force are in `connect4.rs`.)
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Status, Value};
 use proofnum_games::connect4::reference::{Position, Solver};
 use proofnum_games::connect4::suite;

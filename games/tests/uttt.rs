@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Status, Value};
 use proofnum_games::uttt::{BoardState, Knowledge, Move, MoveError, Uttt};
 

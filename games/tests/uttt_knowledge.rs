@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Value};
 use proofnum_games::uttt::{Knowledge, Move, Rule, Uttt};
 

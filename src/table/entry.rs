@@ -101,7 +101,7 @@ pub struct Entry {
     /// Index, in move-generation order, of the child that proves the result or is searched next.
     pub best: Option<u16>,
     /// For solved entries: plies to the end of the solved line (shortest win, longest loss),
-    /// saturated at [`MAX_DISTANCE`].
+    /// saturated at 1023 (10 bits).
     pub distance: u16,
     /// ⌈log2(1 + work)⌉ of the MID calls spent below this position, at most 31.
     pub work_log2: u8,
@@ -168,6 +168,10 @@ pub struct RawEntry {
 
 impl RawEntry {
     /// The empty slot.
+    #[cfg_attr(
+        not(feature = "internals"),
+        allow(dead_code, reason = "the layout tests use it")
+    )]
     pub const EMPTY: RawEntry = RawEntry {
         key_word: 0,
         data_word: 0,
@@ -300,6 +304,10 @@ impl RawEntry {
 
     /// The generation the entry was written in.
     #[inline]
+    #[cfg_attr(
+        not(feature = "internals"),
+        allow(dead_code, reason = "the layout tests use it")
+    )]
     pub fn generation(self) -> u8 {
         ((self.meta() >> GEN_SHIFT) & mask(GEN_BITS)) as u8
     }

@@ -1,38 +1,7 @@
-//! The fixed-size lossy transposition table, in a caller-supplied byte buffer.
-//!
-//! The buffer is aligned by the table itself to 64 bytes and laid out as a 64-byte header
-//! followed by 64-byte buckets of four 16-byte entries ([`entry`] has the encoding). A key's low
-//! 32 bits pick the bucket and its high 32 bits are the check stored in the entry, so check bits
-//! and index bits never overlap. The table is lossy by design and works with a single bucket:
-//! the solver keeps every frame's children on its own stack, so a dropped write slows the
-//! search down but never stops it.
-//!
-//! Replacement keeps what is expensive to recompute: a store first updates the entry of the
-//! same key, then fills an empty slot, and otherwise evicts the slot with the lowest
-//! [`RawEntry::keep_score`] (older generations first, then the smallest subtree, solved entries
-//! credited extra). Generations age entries between searches without clearing them.
-//!
-//! The header (magic, layout version, byte order, sizes, bucket count, generation) lets a caller
-//! save [`Table::as_bytes`] and load it later with [`Table::load`] or [`Table::attach`]; a header
-//! that does not match this build's layout is rejected with a [`TableError`].
-//!
-//! [`SharedTable`] (in [`shared`], on targets with 64-bit atomics) is the same bytes used from
-//! many threads at once; it converts to and from a [`Table`] without copying.
-//!
-//! # Trust: what the table may make the solver say
-//! A probe that matches another position's entry (a false match) may cost work, never an
-//! answer: solved entries match only their own 64-bit key, the searches ask the game's outcome
-//! of a position whose numbers came from the table before expanding it, and every answer can
-//! be confirmed ([`crate::confirm`]) by a walk that takes nothing from the table but which
-//! move to try first. Random damage to saved bytes (a flipped bit, a torn write) makes an
-//! entry miss: every entry carries a check over all its bits ([`entry`]). The check is no
-//! secret, though: whoever writes the bytes can write entries with valid checks that claim
-//! anything. So a table whose bytes came from outside, through [`Table::load`] or
-//! [`Table::attach`], is *untrusted* ([`Table::is_trusted`] is false) until [`Table::clear`]
-//! empties it, and an answer found over it is only a claim to confirm (the C interface confirms
-//! every answer over a loaded table, even when its caller opted out of confirmation).
-//! [`Table::rekey`] makes every entry unreachable at once, which a refuted confirmation uses
-//! before it searches again.
+//! The fixed-size lossy transposition table, in a caller-supplied byte buffer: the layout
+//! (a 64-byte header, then 64-byte buckets of four 16-byte entries, [`entry`] has the encoding)
+//! and the lock-free bucket protocol of [`shared`] are internals; [`Table`]'s documentation
+//! describes what a user relies on.
 
 pub mod entry;
 #[cfg(target_has_atomic = "64")]
@@ -214,7 +183,7 @@ pub trait TranspositionTable {
         false
     }
     /// A dominance entry of the class `class_key` whose material and result `applies`
-    /// accepts (`applies(material, mover_wins)`), decoded ([`entry`]'s dominance entries; for
+    /// accepts (`applies(material, mover_wins)`), decoded (the table's dominance entries; for
     /// games with [`Game::dominance`](crate::Game::dominance)). The default knows none.
     fn probe_dominant(
         &mut self,
@@ -343,7 +312,40 @@ impl Header {
     }
 }
 
-/// The single-thread transposition table over a caller's buffer.
+/// The fixed-size lossy transposition table over a caller's buffer, for one thread
+/// ([`SharedTable`] is the same bytes used from many threads at once, converted without
+/// copying).
+///
+/// The table aligns its region itself (so equal buffer sizes give equal tables at any
+/// alignment) and fills it with 64-byte buckets (one cache line) of four 16-byte entries after
+/// a 64-byte header ([`Table::required_bytes`], [`Table::bucket_count_for`]). A key's low 32
+/// bits pick the bucket and its high 32 bits are the check stored in the entry. The table is
+/// lossy by design and works with a single bucket: the searches keep every frame's children on
+/// their own stack, so a dropped write slows a search down but never stops it.
+///
+/// Replacement keeps what is expensive to recompute: a store first updates the entry of the
+/// same key, then fills an empty slot, and otherwise evicts the entry with the lowest keep
+/// score (older generations first, then the smallest subtree, solved entries credited extra).
+/// Generations ([`Table::new_generation`]) age entries between searches without clearing them.
+///
+/// The header (magic, layout version, byte order, sizes, bucket count, generation, key salt)
+/// lets a caller save [`Table::as_bytes`] and load it later with [`Table::load`] or
+/// [`Table::attach`]; a header that does not match this build's layout is rejected with a
+/// [`TableError`].
+///
+/// # Trust: what the table may make the solver say
+/// A probe that matches another position's entry (a false match) may cost work, never an
+/// answer: solved entries match only their own 64-bit key, the searches ask the game's outcome
+/// of a position whose numbers came from the table before expanding it, and every answer can
+/// be confirmed ([`crate::confirm`]) by a walk that takes nothing from the table but which
+/// move to try first. Random damage to saved bytes (a flipped bit, a torn write) makes an
+/// entry miss: every entry carries a check over all its bits. The check is no secret, though:
+/// whoever writes the bytes can write entries with valid checks that claim anything. So a
+/// table whose bytes came from outside, through [`Table::load`] or [`Table::attach`], is
+/// *untrusted* ([`Table::is_trusted`] is false) until [`Table::clear`] empties it, and an
+/// answer found over it is only a claim to confirm (the C interface confirms every answer over
+/// a loaded table, even when its caller opted out of confirmation). [`Table::rekey`] makes
+/// every entry unreachable at once, which a refuted confirmation uses before it searches again.
 pub struct Table<'a> {
     /// The 64-byte aligned region: header, then `bucket_count` buckets.
     region: &'a mut [u8],
@@ -414,7 +416,7 @@ impl<'a> Table<'a> {
 
     /// Uses a buffer that already holds a table at its 64-byte aligned start (one written by
     /// this build, saved and placed back at an aligned address, or shared memory), without
-    /// clearing it. The table is untrusted (see the [module docs](self#trust-what-a-loaded-table-may-make-the-solver-say)).
+    /// clearing it. The table is untrusted (see [trust](Table#trust-what-the-table-may-make-the-solver-say)).
     pub fn attach(buf: &'a mut [u8]) -> Result<Table<'a>, TableError> {
         let available = buf.len();
         let region = aligned_region(buf);
@@ -438,7 +440,7 @@ impl<'a> Table<'a> {
     /// Makes a table in `buf` from bytes saved with [`as_bytes`](Table::as_bytes). The saved
     /// header is validated before anything is copied; on error `buf` is untouched. The table is
     /// untrusted: an answer found over it is a claim to confirm with
-    /// [`Dfpn::verify`](crate::Dfpn::verify) (see the [module docs](self#trust-what-a-loaded-table-may-make-the-solver-say)).
+    /// [`Dfpn::verify`](crate::Dfpn::verify) (see [trust](Table#trust-what-the-table-may-make-the-solver-say)).
     pub fn load(buf: &'a mut [u8], saved: &[u8]) -> Result<Table<'a>, TableError> {
         let header = Header::read(saved)?;
         let bytes = header.table_bytes();
@@ -480,7 +482,7 @@ impl<'a> Table<'a> {
 
     /// False for a table whose bytes came from outside ([`load`](Table::load),
     /// [`attach`](Table::attach)) and have not been [cleared](Table::clear) since: answers
-    /// found over it are claims to confirm (see the [module docs](self#trust-what-a-loaded-table-may-make-the-solver-say)).
+    /// found over it are claims to confirm (see [trust](Table#trust-what-the-table-may-make-the-solver-say)).
     pub fn is_trusted(&self) -> bool {
         self.trusted
     }

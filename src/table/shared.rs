@@ -177,7 +177,9 @@ pub fn store_bucket_by<W: Word>(
 /// A transposition table that many threads use at once, each through its own
 /// [`SharedHandle`]. It owns the caller's buffer for `'a`, like [`Table`], and converts to and
 /// from one without copying ([`from_table`](SharedTable::from_table),
-/// [`into_table`](SharedTable::into_table)). See the [module docs](self) for the scheme.
+/// [`into_table`](SharedTable::into_table)). Stores and probes take no lock: an entry is two
+/// words whose check covers both (Hyatt and Mann's lockless hashing), so an entry torn by
+/// two threads' stores fails the check like another position's entry and is missed.
 pub struct SharedTable<'a> {
     /// The table's 64-byte aligned region (header, then buckets) as words.
     words: &'a mut [AtomicU64],

@@ -23,7 +23,7 @@ use std::boxed::Box;
 use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
 
-use proofnum_core::number::Numbers;
+use proofnum_core::Numbers;
 use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::error::Error;

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::parallel::pn_solve_value_parallel;
-use proofnum_core::number::Numbers;
+use proofnum_core::Numbers;
 use proofnum_core::table::{ENTRY_BYTES, HEADER_BYTES, RawEntry};
 
 /// The table after solving the values of piles `0..=max` from scratch, as `pn_table_save`

@@ -23,10 +23,10 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     Game, MoveCodec, Numbers, ParallelConfig, ParallelLimits, Player, Reason, Stats, Status, Value,
 };
+use proofnum::{SharedTable, Table};
 
 use crate::checkpoint::{self, Checkpoint, Question, decode_tree};
 use crate::link::Link;

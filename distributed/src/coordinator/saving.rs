@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use proofnum::table::SharedTable;
+use proofnum::SharedTable;
 use proofnum::{Game, MoveCodec, Player, Stats};
 
 use super::Coordinator;

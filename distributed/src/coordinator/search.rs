@@ -8,10 +8,10 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use proofnum::parallel::{JobReport, Next, Ticket, TreeSnapshot};
-use proofnum::table::{SharedHandle, SharedTable, TranspositionTable};
 use proofnum::{
     Game, MoveCodec, Numbers, ParallelLimits, Player, Reason, Scheduler, Stats, Status,
 };
+use proofnum::{SharedHandle, SharedTable, TranspositionTable};
 
 use super::{Coordinator, DistributedResult, DistributedStats, RankStats, Resuming};
 use crate::checkpoint::Question;

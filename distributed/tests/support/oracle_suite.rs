@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{DfpnConfig, Epsilon, Outcome, ParallelConfig, ParallelLimits, Player, Status};
 use proofnum_mpi::{Coordinator, Link, Settings, serve};
 

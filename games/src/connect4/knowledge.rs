@@ -38,7 +38,7 @@
 //!   (1, 2^m).
 //!
 
-use proofnum::number::Numbers;
+use proofnum::Numbers;
 use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 use super::{Board, Column};

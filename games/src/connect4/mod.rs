@@ -38,7 +38,7 @@ pub use knowledge::{Restricted, rules};
 use core::fmt;
 use core::str::FromStr;
 
-use proofnum::number::Numbers;
+use proofnum::Numbers;
 use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
 use knowledge::{has_four, winning_cells};

@@ -34,49 +34,17 @@
 //! path, and a child that repeats a position on that path is a leaf scored by the game's
 //! [`RepetitionRule`]. Every node's value is then exactly the first-repetition value of its
 //! path, and neither the overcounting of DAGs nor the graph-history interaction problem can
-//! arise inside the tree (Kishimoto, Winands, Müller and Saito, *Game-tree search using proof
-//! numbers: the first twenty years*, ICGA Journal 35, 2012).
+//! arise inside the tree.
 //!
-//! Transpositions share work through the [`TranspositionTable`] instead, with df-pn's keys
-//! (see [`crate::dfpn`]), so the two engines can share one table. Solved nodes are stored,
-//! tagged with the shallowest path depth whose repetition they rely on, under the position
-//! key when they hold on every path (everything under [`RepetitionRule::Acyclic`],
-//! unconditional solutions under [`RepetitionRule::Draw`]) and under the position-and-path key
-//! otherwise (results relying on a repetition above their node, everything under
-//! [`RepetitionRule::ByPosition`]). Every node being expanded looks its position up, so a
-//! position solved anywhere is solved everywhere without searching it again. Selection asks
-//! the table to prefetch the leaf's bucket ([`TranspositionTable::prefetch`]) and the entry is
-//! read only after the leaf's children have been evaluated, so the cache miss of a large table
-//! overlaps with that work (a third less time on the Connect Four benchmark).
-//!
-//! [`PnsConfig::transposition_numbers`] goes further, the way df-pn shares unsolved work:
-//! each expanded node stores its numbers and each new child starts from the numbers its
-//! position has in the table. A transposition then starts from what its other copies have
-//! learnt instead of (1, 1), which tames the exponential re-expansion of a tree over a
-//! transposition-rich game (Nim with 40 stones: about 25 000 nodes instead of more than
-//! 4 million), at the price of a probe per child (all the children's buckets are prefetched
-//! before the first is read, so their misses overlap). The numbers are keyed as df-pn keys them:
-//! by position in acyclic games, by position and path under the two repetition rules, so they
-//! pay off in games declared [`RepetitionRule::Acyclic`] and are used there by default
-//! ([`TranspositionNumbers::Auto`]): on the Connect Four benchmark they halve the expansions,
-//! cut the tree to a third and save time. For the other games the default looks
-//! up only the node being expanded, one probe per expansion; probing every child for solved
-//! results alone saved few expansions in our measurements. (PNS itself would not need path
-//! keys for its numbers: its termination rests on the tree growing, not on the numbers.)
-//!
-//! Why no index from position to node (hashbrown over the caller's memory) to merge
-//! transpositions: merging turns the tree into a DAG or a cyclic graph, where a node has
-//! several parents (each needing a pointer and an update on every change), proof numbers
-//! overcount (and the fixes, WPNS or SNDA, approximate), and a node's value depends on which
-//! path reaches it (GHI), which a best-first graph search cannot resolve as cheaply as df-pn's
-//! path-keyed table. The table of solved results gives the big win of transpositions (never
-//! solving a position twice) at 16 bytes an entry and keeps the tree exact. The price shows
-//! where transpositions stay unsolved for long: plain PNS's tree grows exponentially with a
-//! Nim pile unless transposition numbers are shared, and a naive Connect Four
-//! without early win/loss detection took about 15 times df-pn's expansions on the empty 5×4
-//! board. With the `proofnum-games` Connect Four (declared acyclic, so PNS shares numbers),
-//! PNS expands about as many nodes as df-pn on the empty 5×4 board and within a quarter more
-//! on the 7×6 positions of `examples/pns_bench.rs`, in 1.1 to 1.4 times df-pn's time.
+//! Transpositions share work through the [`TranspositionTable`] instead, under df-pn's keys
+//! (see [`crate::dfpn`]), so the two engines can share one table. Solved nodes are stored
+//! under the position key when they hold on every path and under the position-and-path key
+//! otherwise; every node being expanded looks its position up, so a position solved anywhere
+//! is solved everywhere. With [`PnsConfig::transposition_numbers`] each expanded node also
+//! stores its numbers and each new child starts from the numbers its position has in the table
+//! (used by default in games declared [`RepetitionRule::Acyclic`]:
+//! [`TranspositionNumbers::Auto`]). Why the tree is not a DAG, and what these choices measured,
+//! is in the guide's "How the solver works".
 //!
 //! # PN²
 //! With [`PnsConfig::second_level_nodes`] set, every new first-level leaf is evaluated by a

@@ -18,7 +18,7 @@ from typing import Any, Optional
 # The ABI version this module's declarations describe (PN_ABI_VERSION).
 ABI_VERSION = 1
 # The file stem of the shared library that `pip install` builds into this package
-# (pyproject.toml's [tool.setuptools-rust.ext-modules] target).
+# (the RustExtension's target in python/setup.py).
 BUNDLED_LIBRARY = "_libproofnum"
 LIBRARY_ENVIRONMENT_VARIABLE = "PROOFNUM_LIB"
 

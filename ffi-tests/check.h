@@ -39,6 +39,14 @@ static inline void check_status_(pn_status got, pn_status want, const char *what
 #define CHECK(cond) check_((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define CHECK_STATUS(expr, want) check_status_((expr), (want), #expr, __FILE__, __LINE__)
 
+/* The default configuration, as every caller starts one: struct_size, then pn_config_init. */
+static inline pn_config default_config(void) {
+    pn_config c;
+    c.struct_size = sizeof c;
+    CHECK_STATUS(pn_config_init(&c), PN_STATUS_OK);
+    return c;
+}
+
 static inline int finish(const char *name) {
     printf("%s: %d passed, %d failed\n", name, checks_passed, checks_failed);
     return checks_failed == 0 ? 0 : 1;

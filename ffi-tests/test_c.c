@@ -48,7 +48,7 @@ static int result_is_poisoned(const pn_result *r) {
 }
 
 static pn_config small_config(size_t table_bytes, uint32_t max_depth, uint32_t max_moves) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     c.table_bytes = table_bytes;
     c.max_depth = max_depth;
     c.max_moves = max_moves;
@@ -93,7 +93,7 @@ static void test_status_strings(void) {
 }
 
 static void test_requirements(void) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     size_t bytes = 12345, align = 678;
     CHECK(c.struct_size == sizeof(pn_config));
     CHECK(c.table_bytes == PN_DEFAULT_TABLE_BYTES);
@@ -107,21 +107,21 @@ static void test_requirements(void) {
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_BAD_STRUCT_SIZE);
     c.struct_size = 0;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_BAD_STRUCT_SIZE);
-    c = pn_config_default();
+    c = default_config();
     c.epsilon_denominator = 0;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_INVALID_ARGUMENT);
-    c = pn_config_default();
+    c = default_config();
     c.max_moves = 0;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_INVALID_ARGUMENT);
-    c = pn_config_default();
+    c = default_config();
     c.max_depth = PN_MAX_DEPTH_LIMIT + 1;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_INVALID_ARGUMENT);
-    c = pn_config_default();
+    c = default_config();
     c.table_bytes = PN_TABLE_MIN_BYTES - 1;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_INVALID_ARGUMENT);
     CHECK(bytes == 12345 && align == 678); /* nothing written on failure */
 
-    c = pn_config_default();
+    c = default_config();
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_OK);
     CHECK(bytes > c.table_bytes);
     CHECK(align > 0 && (align & (align - 1)) == 0);
@@ -1767,14 +1767,10 @@ static void test_first_struct_versions(void) {
     free(mem);
 }
 
-/* ---- A binary built against the first header ---- */
+/* ---- A program whose pn_config is the first version ---- */
 
-/* What such a binary declared: the first version of pn_config (up to `threads`) and
- * pn_config_default returning it by value. The current header maps pn_config_default to
- * pn_config_default_v3; the symbol itself still returns the first version, so the caller's
- * return slot (its own sizeof) is never overrun. Nothing after this point uses the header's
- * pn_config_default. */
-#undef pn_config_default
+/* The first version of pn_config (up to `threads`), filled by pn_config_init in its own size,
+ * as a program built against a header of that version does: nothing is written past it. */
 typedef struct {
     size_t struct_size;
     size_t table_bytes;
@@ -1785,17 +1781,26 @@ typedef struct {
     uint32_t epsilon_denominator;
     uint32_t threads;
 } config_v1;
-config_v1 pn_config_default(void);
 
 static void test_first_config_binary(void) {
-    config_v1 c = pn_config_default();
-    pn_config now = pn_config_default_v3();
+    /* The struct and, after it, bytes that pn_config_init must leave as they were. */
+    struct {
+        config_v1 c;
+        unsigned char after[sizeof(pn_config)];
+    } v;
+    config_v1 c;
+    pn_config now = default_config();
     size_t bytes = 0, want_bytes = 0, align = 0;
     pn_solver *solver = NULL;
     void *mem;
     ttt_t g;
     pn_game game = ttt_game(&g);
     pn_result r = fresh_result();
+    memset(&v, POISON, sizeof v);
+    v.c.struct_size = sizeof v.c;
+    CHECK_STATUS(pn_config_init((pn_config *)&v.c), PN_STATUS_OK);
+    CHECK(all_bytes_are(v.after, sizeof v.after, POISON));
+    c = v.c;
     CHECK(sizeof c == offsetof(pn_config, arena_nodes) && c.struct_size == sizeof c);
     CHECK(c.table_bytes == now.table_bytes && c.max_depth == now.max_depth &&
           c.max_moves == now.max_moves && c.epsilon_denominator == now.epsilon_denominator);
@@ -1818,10 +1823,9 @@ static void test_first_config_binary(void) {
     free(mem);
 }
 
-/* ---- A binary built against the second header ---- */
+/* ---- A program whose pn_config is the second version ---- */
 
-/* The second version of pn_config (up to `engine`), returned by value by the
- * pn_config_default_v2 symbol, which the second header's pn_config_default named. */
+/* The second version of pn_config (up to `engine`), filled by pn_config_init in its own size. */
 typedef struct {
     size_t struct_size;
     size_t table_bytes;
@@ -1835,11 +1839,15 @@ typedef struct {
     size_t second_level_nodes;
     uint32_t engine;
 } config_v2;
-config_v2 pn_config_default_v2(void);
 
 static void test_second_config_binary(void) {
-    config_v2 c = pn_config_default_v2();
-    pn_config now = pn_config_default_v3();
+    /* The struct and, after it, bytes that pn_config_init must leave as they were. */
+    struct {
+        config_v2 c;
+        unsigned char after[sizeof(pn_config)];
+    } v;
+    config_v2 c;
+    pn_config now = default_config();
     size_t bytes = 0, align = 0;
     pn_solver *solver = NULL;
     void *mem;
@@ -1847,6 +1855,11 @@ static void test_second_config_binary(void) {
     pn_game game = ttt_game(&g);
     pn_result r = fresh_result();
     pn_config back;
+    memset(&v, POISON, sizeof v);
+    v.c.struct_size = sizeof v.c;
+    CHECK_STATUS(pn_config_init((pn_config *)&v.c), PN_STATUS_OK);
+    CHECK(all_bytes_are(v.after, sizeof v.after, POISON));
+    c = v.c;
     CHECK(sizeof c == offsetof(pn_config, confirm) && c.struct_size == sizeof c);
     CHECK(c.engine == now.engine && c.arena_nodes == now.arena_nodes &&
           c.verify_memo_entries == now.verify_memo_entries);
@@ -1876,11 +1889,17 @@ static void test_second_config_binary(void) {
 /* pn_config_init fills the caller's version of the struct: all of it from this header, only
  * the older fields from an older one. */
 static void test_config_init(void) {
-    pn_config c, d = pn_config_default_v3(); /* (the macro is #undef-ed above) */
+    pn_config c;
     memset(&c, POISON, sizeof c);
     c.struct_size = sizeof c;
     CHECK_STATUS(pn_config_init(&c), PN_STATUS_OK);
-    CHECK(memcmp(&c, &d, sizeof c) == 0);
+    CHECK(c.struct_size == sizeof c && c.table_bytes == PN_DEFAULT_TABLE_BYTES);
+    CHECK(c.verify_memo_entries == PN_DEFAULT_VERIFY_MEMO_ENTRIES &&
+          c.max_depth == PN_DEFAULT_MAX_DEPTH && c.max_moves == PN_DEFAULT_MAX_MOVES);
+    CHECK(c.epsilon_numerator == 1 && c.epsilon_denominator == 4 && c.threads == 0);
+    CHECK(c.arena_nodes == PN_DEFAULT_ARENA_NODES &&
+          c.second_level_nodes == PN_DEFAULT_SECOND_LEVEL_NODES);
+    CHECK(c.engine == PN_ENGINE_DFPN && c.confirm == PN_CONFIRM);
     memset(&c, POISON, sizeof c);
     c.struct_size = offsetof(pn_config, confirm);
     CHECK_STATUS(pn_config_init(&c), PN_STATUS_OK);

@@ -37,7 +37,7 @@ static pn_solver *new_solver(pn_config c, void **memory) {
 }
 
 static pn_config config_of(size_t table_bytes, uint32_t engine, size_t confirm) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     c.table_bytes = table_bytes;
     c.max_depth = 16;
     c.max_moves = 9;
@@ -261,7 +261,7 @@ static void test_loaded_tables_are_confirmed_even_when_opted_out(void) {
 }
 
 static void test_default_configs_confirm(void) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     void *m;
     pn_solver *solver;
     ttt_t g;

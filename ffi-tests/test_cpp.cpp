@@ -226,7 +226,7 @@ struct proofnum::GameTraits<Tokens> {
 namespace {
 
 pn_config config(std::size_t table_bytes, uint32_t max_depth, uint32_t max_moves) {
-    pn_config c = pn_config_default();
+    pn_config c = proofnum::default_config();
     c.table_bytes = table_bytes;
     c.max_depth = max_depth;
     c.max_moves = max_moves;
@@ -560,7 +560,7 @@ void test_parallel_stop_from_a_thread() {
 // into a vector and through a sink of our own, checked by the library's checker; a damaged
 // one is rejected; a refusing sink ends the walk.
 void test_certificates() {
-    pn_config config = pn_config_default();
+    pn_config config = proofnum::default_config();
     config.table_bytes = 1 << 16;
     proofnum::Solver solver(config);
     EncodedTicTacToe game;

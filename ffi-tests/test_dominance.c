@@ -320,7 +320,7 @@ static pn_result fresh_result(void) {
 
 static pn_solver *new_solver(size_t table_bytes, uint32_t engine, uint32_t confirm,
                              uint32_t threads, void **memory) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     size_t bytes = 0, align = 0;
     pn_solver *solver = NULL;
     c.table_bytes = table_bytes;

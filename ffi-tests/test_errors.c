@@ -35,7 +35,7 @@ static const char *last_error(const pn_solver *s) {
 
 static void test_config_messages(void) {
     size_t bytes = 0, align = 0;
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     CHECK(pn_config_error(&c, NULL, 0) == 0);
     CHECK(strcmp(config_message(&c), "") == 0);
 
@@ -45,33 +45,33 @@ static void test_config_messages(void) {
     CHECK(has(config_message(&c), "config.table_bytes is 10"));
     CHECK(has(config_message(&c), "at least 191"));
 
-    c = pn_config_default();
+    c = default_config();
     c.epsilon_denominator = 0;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_INVALID_ARGUMENT);
     CHECK(has(config_message(&c), "config.epsilon_denominator is 0"));
 
-    c = pn_config_default();
+    c = default_config();
     c.max_moves = 0;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_INVALID_ARGUMENT);
     CHECK(has(config_message(&c), "config.max_moves is 0; expected 1 to "));
 
-    c = pn_config_default();
+    c = default_config();
     c.max_depth = 70000;
     CHECK(has(config_message(&c), "config.max_depth is 70000; expected 1 to 65534"));
 
-    c = pn_config_default();
+    c = default_config();
     c.threads = PN_MAX_THREADS + 1;
     CHECK(has(config_message(&c), "config.threads is 1025"));
 
-    c = pn_config_default();
+    c = default_config();
     c.engine = 9;
     CHECK(has(config_message(&c), "config.engine is 9"));
 
-    c = pn_config_default();
+    c = default_config();
     c.confirm = 2;
     CHECK(has(config_message(&c), "config.confirm is 2"));
 
-    c = pn_config_default();
+    c = default_config();
     c.struct_size = 12;
     CHECK_STATUS(pn_solver_memory_requirements(&c, &bytes, &align), PN_STATUS_BAD_STRUCT_SIZE);
     CHECK(has(config_message(&c), "config->struct_size is 12; expected"));
@@ -82,7 +82,7 @@ static void test_config_messages(void) {
     {
         char small[8];
         size_t whole;
-        c = pn_config_default();
+        c = default_config();
         c.max_moves = 0;
         whole = pn_config_error(&c, NULL, 0);
         CHECK(whole > sizeof small);
@@ -119,7 +119,7 @@ static uint64_t a_clock(void *ctx) {
 }
 
 static void test_solver_messages(void) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     size_t bytes = 0, align = 0;
     void *memory;
     pn_solver *solver = NULL;

@@ -90,7 +90,7 @@ static int empty_cells(const ttt_t *g) {
 }
 
 static pn_solver *new_solver(size_t table_bytes, void **memory) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     size_t bytes = 0, align = 0;
     pn_solver *solver = NULL;
     c.table_bytes = table_bytes;

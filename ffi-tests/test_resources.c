@@ -15,7 +15,7 @@
 #include "proofnum.h"
 
 static pn_config parallel_config(uint32_t threads) {
-    pn_config c = pn_config_default();
+    pn_config c = default_config();
     c.table_bytes = 1 << 16;
     c.max_depth = 16;
     c.max_moves = 9;

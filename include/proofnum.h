@@ -31,9 +31,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-/* The current version of the default configuration (see pn_config_default_v3). */
-#define pn_config_default pn_config_default_v3
-
 /**
  * A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
  * its pointer, never freed (the caller owns the memory).
@@ -539,7 +536,7 @@ typedef uint32_t pn_check_verdict;
 #endif // __cplusplus
 
 /**
- * How a solver is built. Start from `pn_config_default()` and change what you need; the
+ * How a solver is built. Start from `pn_config_init` and change what you need; the
  * memory a configuration needs comes from `pn_solver_memory_requirements`.
  */
 typedef struct pn_config {
@@ -1236,27 +1233,16 @@ size_t pn_solver_last_error(const pn_solver *solver, char *buf, size_t len);
 size_t pn_config_error(const struct pn_config *config, char *buf, size_t len);
 
 /**
- * The default configuration: df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification
- * memo, lines of up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core
- * for the parallel calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
- * arena sizes).
- *
- * The header names this function `pn_config_default` (a macro). The symbols of the earlier
- * versions' names, `pn_config_default` and `pn_config_default_v2`, return those versions of
- * the struct, for binaries built against the earlier headers.
- */
-struct pn_config pn_config_default_v3(void);
-
-/**
- * Fills `*config` with the default configuration (as `pn_config_default`), in the version of
- * the struct its `struct_size` names: set `config->struct_size = sizeof(pn_config)` first.
- * Only that version's fields are written (`struct_size` is kept), so a program built against
- * this header keeps working with later libraries, whose struct may have grown, without a new
- * symbol for each version (`pn_config_default` returns the struct by value, which cannot
- * grow: the header maps it to `pn_config_default_v3`, and the `pn_config_default` and
- * `pn_config_default_v2` symbols stay for binaries built against the earlier headers). This
- * is the way to start a configuration; `pn_config_default` is kept for existing callers.
- * `PN_STATUS_NULL_POINTER`, `MISALIGNED` or `BAD_STRUCT_SIZE` otherwise, with nothing written.
+ * Fills `*config` with the default configuration, in the version of the struct its
+ * `struct_size` names: set `config->struct_size = sizeof(pn_config)` first. The defaults:
+ * df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification memo, lines of up to 128
+ * plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel calls,
+ * every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default arena
+ * sizes). Only that version's fields are written (`struct_size` is kept), so a program built
+ * against this header keeps working with later libraries, whose struct may have grown: this
+ * is the way to start a configuration (there is no function returning one by value, since a
+ * struct returned by value cannot grow). `PN_STATUS_NULL_POINTER`, `MISALIGNED` or
+ * `BAD_STRUCT_SIZE` otherwise, with nothing written.
  *
  * # Safety
  * `config` is NULL, or aligned with its `struct_size` readable and writable for the

@@ -93,6 +93,15 @@ inline void check(pn_status status, const pn_config &config) {
     if (status != PN_STATUS_OK) throw Error(status, config_error(config));
 }
 
+/// The default configuration (pn_config_init on this header's pn_config); change what you
+/// need and hand it to Solver.
+inline pn_config default_config() {
+    pn_config config = pn_config();
+    config.struct_size = sizeof config;
+    check(pn_config_init(&config));
+    return config;
+}
+
 /// What a solve call returned: its status, the result the library wrote (all zero, with
 /// outcome PN_OUTCOME_UNKNOWN, when the call failed before searching), and when it failed the
 /// solver's message saying why (pn_solver_last_error).
@@ -369,14 +378,14 @@ class Solver {
 public:
     /// The bytes and alignment a configuration needs.
     static std::pair<std::size_t, std::size_t> memory_requirements(
-        const pn_config &config = pn_config_default()) {
+        const pn_config &config = default_config()) {
         std::size_t bytes = 0, align = 0;
         check(pn_solver_memory_requirements(&config, &bytes, &align), config);
         return std::make_pair(bytes, align);
     }
 
     /// A solver in memory owned by this object (freed by its destructor).
-    explicit Solver(const pn_config &config = pn_config_default()) : solver_(nullptr) {
+    explicit Solver(const pn_config &config = default_config()) : solver_(nullptr) {
         const std::pair<std::size_t, std::size_t> need = memory_requirements(config);
         std::size_t space = need.first + need.second - 1;
         owned_.reset(new unsigned char[space]);
@@ -387,7 +396,7 @@ public:
 
     /// A solver inside caller memory (a static array, the stack, an arena), which must
     /// outlive it and stay in place. Throws Error for memory that is too small or misaligned.
-    Solver(void *memory, std::size_t bytes, const pn_config &config = pn_config_default())
+    Solver(void *memory, std::size_t bytes, const pn_config &config = default_config())
         : solver_(nullptr) {
         check(pn_solver_init(memory, bytes, &config, &solver_), config);
     }

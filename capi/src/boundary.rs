@@ -240,7 +240,7 @@ unsafe impl ZeroIsValid for u64 {}
 
 /// A C output buffer of `len` elements: only writable, its memory possibly uninitialised
 /// (fresh `malloc` memory), so no Rust slice may cover it until the library has written
-/// every element. Checked as [`slice`]; nothing is written until one of its methods is called.
+/// every element. Checked as [`slice()`]; nothing is written until one of its methods is called.
 pub struct OutBuffer<'a, T> {
     ptr: NonNull<T>,
     len: usize,

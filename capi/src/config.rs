@@ -92,7 +92,7 @@ impl pn_engine {
     }
 }
 
-/// How a solver is built. Start from `pn_config_default()` and change what you need; the
+/// How a solver is built. Start from `pn_config_init` and change what you need; the
 /// memory a configuration needs comes from `pn_solver_memory_requirements`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -371,28 +371,16 @@ impl pn_config {
     }
 }
 
-/// The default configuration: df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification
-/// memo, lines of up to 128 plies, up to 64 moves per position, ε = 1/4, one thread per core
-/// for the parallel calls, every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default
-/// arena sizes).
-///
-/// The header names this function `pn_config_default` (a macro). The symbols of the earlier
-/// versions' names, `pn_config_default` and `pn_config_default_v2`, return those versions of
-/// the struct, for binaries built against the earlier headers.
-#[unsafe(no_mangle)]
-pub extern "C" fn pn_config_default_v3() -> pn_config {
-    pn_config::DEFAULT
-}
-
-/// Fills `*config` with the default configuration (as `pn_config_default`), in the version of
-/// the struct its `struct_size` names: set `config->struct_size = sizeof(pn_config)` first.
-/// Only that version's fields are written (`struct_size` is kept), so a program built against
-/// this header keeps working with later libraries, whose struct may have grown, without a new
-/// symbol for each version (`pn_config_default` returns the struct by value, which cannot
-/// grow: the header maps it to `pn_config_default_v3`, and the `pn_config_default` and
-/// `pn_config_default_v2` symbols stay for binaries built against the earlier headers). This
-/// is the way to start a configuration; `pn_config_default` is kept for existing callers.
-/// `PN_STATUS_NULL_POINTER`, `MISALIGNED` or `BAD_STRUCT_SIZE` otherwise, with nothing written.
+/// Fills `*config` with the default configuration, in the version of the struct its
+/// `struct_size` names: set `config->struct_size = sizeof(pn_config)` first. The defaults:
+/// df-pn, a 1 MiB table, a 65 536-entry (512 KiB) verification memo, lines of up to 128
+/// plies, up to 64 moves per position, ε = 1/4, one thread per core for the parallel calls,
+/// every answer confirmed (and, for `PN_ENGINE_PNS` or `PN_ENGINE_PN2`, the default arena
+/// sizes). Only that version's fields are written (`struct_size` is kept), so a program built
+/// against this header keeps working with later libraries, whose struct may have grown: this
+/// is the way to start a configuration (there is no function returning one by value, since a
+/// struct returned by value cannot grow). `PN_STATUS_NULL_POINTER`, `MISALIGNED` or
+/// `BAD_STRUCT_SIZE` otherwise, with nothing written.
 ///
 /// # Safety
 /// `config` is NULL, or aligned with its `struct_size` readable and writable for the
@@ -405,116 +393,6 @@ pub unsafe extern "C" fn pn_config_init(config: *mut pn_config) -> pn_status {
         out.write(pn_config::DEFAULT);
         Ok(())
     })
-}
-
-/// The second version of [`pn_config`], before `confirm`: what binaries built against the
-/// second header receive from the `pn_config_default_v2` symbol. A struct returned by value
-/// cannot grow the way a struct passed by pointer does (the caller reserves its own `sizeof`
-/// for the return value), so each symbol keeps its version's layout and newer callers reach
-/// [`pn_config_default_v3`] through the header's `pn_config_default` macro.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct pn_config_v2 {
-    /// `offsetof(pn_config, confirm)`: the second version's size.
-    pub struct_size: usize,
-    /// As in [`pn_config`].
-    pub table_bytes: usize,
-    /// As in [`pn_config`].
-    pub verify_memo_entries: usize,
-    /// As in [`pn_config`].
-    pub max_depth: u32,
-    /// As in [`pn_config`].
-    pub max_moves: u32,
-    /// As in [`pn_config`].
-    pub epsilon_numerator: u32,
-    /// As in [`pn_config`].
-    pub epsilon_denominator: u32,
-    /// As in [`pn_config`].
-    pub threads: u32,
-    /// As in [`pn_config`].
-    pub arena_nodes: usize,
-    /// As in [`pn_config`].
-    pub second_level_nodes: usize,
-    /// As in [`pn_config`].
-    pub engine: u32,
-}
-
-// The second version is the prefix of the current struct, and its size where `confirm`
-// begins (the size `SizedStruct` accepts for it).
-const _: () =
-    assert!(core::mem::size_of::<pn_config_v2>() == core::mem::offset_of!(pn_config, confirm));
-const _: () = assert!(
-    core::mem::offset_of!(pn_config_v2, engine) == core::mem::offset_of!(pn_config, engine)
-);
-
-/// The default configuration in the second version of the struct (see [`pn_config_v2`]); not
-/// in the header, which maps `pn_config_default` to [`pn_config_default_v3`]. A binary built
-/// against the second header hands this struct back with its smaller `struct_size`, so its
-/// answers are confirmed (see `pn_config.confirm`).
-#[unsafe(no_mangle)]
-pub extern "C" fn pn_config_default_v2() -> pn_config_v2 {
-    let c = pn_config::DEFAULT;
-    pn_config_v2 {
-        struct_size: core::mem::size_of::<pn_config_v2>(),
-        table_bytes: c.table_bytes,
-        verify_memo_entries: c.verify_memo_entries,
-        max_depth: c.max_depth,
-        max_moves: c.max_moves,
-        epsilon_numerator: c.epsilon_numerator,
-        epsilon_denominator: c.epsilon_denominator,
-        threads: c.threads,
-        arena_nodes: c.arena_nodes,
-        second_level_nodes: c.second_level_nodes,
-        engine: c.engine,
-    }
-}
-
-/// The first version of [`pn_config`], before the engine fields: what binaries built against
-/// the first header receive from the `pn_config_default` symbol (see [`pn_config_v2`]).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct pn_config_v1 {
-    /// `offsetof(pn_config, arena_nodes)`: the first version's size.
-    pub struct_size: usize,
-    /// As in [`pn_config`].
-    pub table_bytes: usize,
-    /// As in [`pn_config`].
-    pub verify_memo_entries: usize,
-    /// As in [`pn_config`].
-    pub max_depth: u32,
-    /// As in [`pn_config`].
-    pub max_moves: u32,
-    /// As in [`pn_config`].
-    pub epsilon_numerator: u32,
-    /// As in [`pn_config`].
-    pub epsilon_denominator: u32,
-    /// As in [`pn_config`].
-    pub threads: u32,
-}
-
-// The first version is the prefix of the current struct, and its size where the new fields
-// begin (the size `SizedStruct` accepts for it).
-const _: () =
-    assert!(core::mem::size_of::<pn_config_v1>() == core::mem::offset_of!(pn_config, arena_nodes));
-const _: () = assert!(
-    core::mem::offset_of!(pn_config_v1, threads) == core::mem::offset_of!(pn_config, threads)
-);
-
-/// The default configuration in the first version of the struct (see [`pn_config_v1`]); not
-/// in the header, which maps `pn_config_default` to [`pn_config_default_v3`].
-#[unsafe(no_mangle)]
-pub extern "C" fn pn_config_default() -> pn_config_v1 {
-    let c = pn_config::DEFAULT;
-    pn_config_v1 {
-        struct_size: core::mem::size_of::<pn_config_v1>(),
-        table_bytes: c.table_bytes,
-        verify_memo_entries: c.verify_memo_entries,
-        max_depth: c.max_depth,
-        max_moves: c.max_moves,
-        epsilon_numerator: c.epsilon_numerator,
-        epsilon_denominator: c.epsilon_denominator,
-        threads: c.threads,
-    }
 }
 
 /// A monotonic clock for time limits: microseconds since any fixed point. It must not fail,
@@ -725,7 +603,7 @@ mod tests {
 
     #[test]
     fn defaults_are_valid_and_ranges_are_checked() {
-        let c = pn_config_default_v3();
+        let c = pn_config::DEFAULT;
         let s = c.settings().unwrap();
         assert_eq!(s.dfpn, DfpnConfig::default());
         assert_eq!(s.engine, SerialEngine::Dfpn);
@@ -805,63 +683,47 @@ mod tests {
     }
 
     #[test]
-    fn the_first_versions_default_is_the_prefix_of_the_current_one() {
-        let v1 = pn_config_default();
-        assert_eq!(
-            v1.struct_size,
-            core::mem::offset_of!(pn_config, arena_nodes)
-        );
-        // Read back as a caller of the first version hands it in: the new fields are zero,
-        // so the engine is df-pn, and everything else is the current default.
-        // SAFETY: `v1` is a valid first-version config at an aligned address, and
-        // `read_input` reads only its `struct_size` bytes.
-        let read =
-            unsafe { boundary::read_input((&v1 as *const pn_config_v1).cast::<pn_config>()) }
-                .unwrap();
-        assert_eq!(
-            read,
-            pn_config {
-                struct_size: v1.struct_size,
-                arena_nodes: 0,
-                second_level_nodes: 0,
-                engine: pn_engine::Dfpn as u32,
-                confirm: 0,
-                ..pn_config_default_v3()
+    fn an_earlier_versions_config_is_dfpn_and_confirms() {
+        // A caller of the first version (up to `threads`) or the second (up to `engine`):
+        // pn_config_init fills its fields only, and read back, the fields beyond its
+        // `struct_size` read as zero, which is df-pn with the default arenas and, for
+        // `confirm`, "confirm" (zero is "off" only where the caller could write it).
+        for size in [
+            core::mem::offset_of!(pn_config, arena_nodes),
+            core::mem::offset_of!(pn_config, confirm),
+        ] {
+            let mut c = pn_config {
+                struct_size: size,
+                arena_nodes: 5,
+                second_level_nodes: 5,
+                engine: pn_engine::Pn2 as u32,
+                confirm: PN_CONFIRM_OFF,
+                ..pn_config::DEFAULT
+            };
+            // SAFETY: a valid local, larger than the size it names.
+            assert_eq!(unsafe { pn_config_init(&mut c) }, pn_status::Ok);
+            // SAFETY: as above; `read_input` reads only `struct_size` bytes.
+            let read = unsafe { boundary::read_input(&c as *const pn_config) }.unwrap();
+            let settings = read.settings().unwrap();
+            assert_eq!(read.struct_size, size);
+            assert_eq!(read.confirm, 0, "beyond the caller's struct: read as zero");
+            assert!(
+                settings.confirm,
+                "an earlier version's answers are confirmed"
+            );
+            if size == core::mem::offset_of!(pn_config, arena_nodes) {
+                assert_eq!((read.engine, read.arena_nodes), (0, 0));
+                assert_eq!(settings.engine, SerialEngine::Dfpn);
+            } else {
+                assert_eq!(read.arena_nodes, PN_DEFAULT_ARENA_NODES, "written by init");
             }
-        );
-        let settings = read.settings().unwrap();
-        assert_eq!(settings.engine, SerialEngine::Dfpn);
-        assert!(
-            settings.confirm,
-            "a first-version caller's answers are confirmed"
-        );
-    }
-
-    #[test]
-    fn the_second_versions_default_is_the_prefix_of_the_current_one_and_confirms() {
-        let v2 = pn_config_default_v2();
-        assert_eq!(v2.struct_size, core::mem::offset_of!(pn_config, confirm));
-        // SAFETY: `v2` is a valid second-version config at an aligned address, and
-        // `read_input` reads only its `struct_size` bytes.
-        let read =
-            unsafe { boundary::read_input((&v2 as *const pn_config_v2).cast::<pn_config>()) }
-                .unwrap();
-        assert_eq!(
-            read,
-            pn_config {
-                struct_size: v2.struct_size,
-                confirm: 0, // beyond the caller's struct: read as zero
-                ..pn_config_default_v3()
-            }
-        );
-        // Zero is "off" only where the caller could write the field.
-        assert!(read.settings().unwrap().confirm);
+        }
         let off = pn_config {
             confirm: PN_CONFIRM_OFF,
-            ..pn_config_default_v3()
+            ..pn_config::DEFAULT
         };
         assert!(!off.settings().unwrap().confirm);
-        assert!(pn_config_default_v3().settings().unwrap().confirm);
+        assert!(pn_config::DEFAULT.settings().unwrap().confirm);
     }
 
     #[test]

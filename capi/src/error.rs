@@ -4,7 +4,7 @@
 //! says which field, callback or buffer, with its value and what was expected
 //! (`config.max_moves is 0; expected 1 to 33294320`). Like rustls-ffi's error strings, and
 //! without allocating: a message is built into a fixed buffer of [`PN_ERROR_CAPACITY`] bytes,
-//! carried by an [`Error`] to the export, and kept in the solver the call used
+//! carried by an `Error` to the export, and kept in the solver the call used
 //! (`pn_solver_last_error`). Calls that have no solver to keep it in describe a configuration
 //! through `pn_config_error` instead. Those two calls are in [`messages`](crate::messages),
 //! above the solver; this module is below everything that fails.

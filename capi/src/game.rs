@@ -380,7 +380,7 @@ const EXPECTED_OUTCOME: &str = "PN_OUTCOME_UNKNOWN (0), WIN (1), LOSS (2), DRAW 
 const EXPECTED_VALUE: &str = "PN_OUTCOME_WIN (1), LOSS (2) or DRAW (3)";
 
 /// A [`pn_game`] whose required callbacks are present, as a [`Game`] for the core solvers;
-/// `RULE` is its repetition rule ([`RULE_DRAW`], [`RULE_ACYCLIC`] or [`RULE_BY_POSITION`]).
+/// `RULE` is its repetition rule (`RULE_DRAW`, `RULE_ACYCLIC` or `RULE_BY_POSITION`).
 pub struct CGame<const RULE: u8> {
     ctx: *mut c_void,
     side_to_move: SideFn,

@@ -14,7 +14,7 @@ use std::format;
 use std::vec;
 use std::vec::Vec;
 
-use crate::config::{pn_config, pn_config_default_v3 as pn_config_default, pn_engine};
+use crate::config::{pn_config, pn_config_init, pn_engine};
 use crate::game::{pn_game, pn_outcome};
 use crate::result::pn_result;
 use crate::solver::pn_solver_memory_requirements;
@@ -29,6 +29,17 @@ mod dominance;
 mod errors;
 #[cfg(feature = "std")]
 mod loaded;
+
+/// The default configuration, as a C caller starts one: `struct_size` set, then
+/// `pn_config_init`.
+fn default_config() -> pn_config {
+    // SAFETY: a zeroed `pn_config` (integers only) is valid.
+    let mut config = unsafe { MaybeUninit::<pn_config>::zeroed().assume_init() };
+    config.struct_size = core::mem::size_of::<pn_config>();
+    // SAFETY: a valid, aligned local of the size it names.
+    assert_eq!(unsafe { pn_config_init(&mut config) }, pn_status::Ok);
+    config
+}
 
 /// A pile and the side to move, plus knobs for misbehaving. Plain data (copied by `clone`,
 /// or byte for byte with `copy_size`).
@@ -342,7 +353,7 @@ fn small_config() -> pn_config {
         max_moves: 3,
         // The subtraction game's proofs are small; every walk clears its memo.
         verify_memo_entries: 1024,
-        ..pn_config_default()
+        ..default_config()
     }
 }
 

@@ -400,16 +400,16 @@ static pn_limits search_limits(void) {
 }
 
 static pn_solver *make_solver(void) {
-    pn_config config = pn_config_default();
+    pn_config config = {.struct_size = sizeof(pn_config)};
     pn_solver *solver = NULL;
     size_t fixed = 0, align = 0;
-    pn_status status;
+    pn_status status = pn_config_init(&config); /* the defaults, in this header's version */
     config.max_depth = MAX_DEPTH;
     config.max_moves = MAX_MOVES;
     config.epsilon_numerator = EPSILON; /* 1+ε = 3: see the defines */
     config.epsilon_denominator = 1;
     config.table_bytes = PN_TABLE_MIN_BYTES;
-    status = pn_solver_memory_requirements(&config, &fixed, &align);
+    if (status == PN_STATUS_OK) status = pn_solver_memory_requirements(&config, &fixed, &align);
     if (status == PN_STATUS_OK && (fixed >= MEMORY_BYTES || align > sizeof memory[0]))
         status = PN_STATUS_BUFFER_TOO_SMALL;
     if (status == PN_STATUS_OK) {

@@ -132,7 +132,7 @@ static int fail(const char *what, pn_status status) {
 
 int main(int argc, char **argv) {
     board_t board;
-    pn_config config = pn_config_default();
+    pn_config config = {.struct_size = sizeof(pn_config)};
     pn_limits limits = pn_limits_default();
     pn_game game;
     pn_result result;
@@ -163,6 +163,8 @@ int main(int argc, char **argv) {
 
     /* The fixed parts first, then the table takes the rest of the budget (the requirement
      * grows byte for byte with table_bytes). */
+    status = pn_config_init(&config); /* the defaults, in this header's version */
+    if (status != PN_STATUS_OK) return fail("config init", status);
     config.max_depth = WIDTH * HEIGHT;
     config.max_moves = WIDTH;
     config.table_bytes = PN_TABLE_MIN_BYTES;

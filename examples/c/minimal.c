@@ -128,7 +128,7 @@ static uint32_t solve(pn_solver *solver, board_t *board) {
 }
 
 int main(void) {
-    pn_config config = pn_config_default(); /* 1 MiB table, 128 plies, 64 moves */
+    pn_config config = {.struct_size = sizeof(pn_config)}; /* this header's version */
     size_t bytes = 0, align = 0;
     pn_solver *solver = NULL;
     board_t empty = {.moves = 0};
@@ -139,6 +139,12 @@ int main(void) {
     if (pn_abi_version() != PN_ABI_VERSION) {
         fprintf(stderr, "library ABI %u, header ABI %u\n", (unsigned)pn_abi_version(),
                 (unsigned)PN_ABI_VERSION);
+        return 2;
+    }
+    /* The defaults: a 1 MiB table, 128 plies, 64 moves. */
+    status = pn_config_init(&config);
+    if (status != PN_STATUS_OK) {
+        fprintf(stderr, "pn_config_init: %s\n", pn_status_str(status));
         return 2;
     }
     status = pn_solver_memory_requirements(&config, &bytes, &align);

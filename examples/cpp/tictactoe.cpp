@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
         return 2;
     }
 
-    pn_config config = pn_config_default();
+    pn_config config = proofnum::default_config();
     config.max_depth = 9;
     config.max_moves = 9;
     config.table_bytes = 32 * 1024;

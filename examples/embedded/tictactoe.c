@@ -129,7 +129,7 @@ extern const uint32_t stack_paint;
 extern uint32_t _stack_limit[];
 
 int main(void) {
-    pn_config config = pn_config_default();
+    pn_config config = {.struct_size = sizeof(pn_config)};
     size_t bytes = 0, align = 0;
     pn_solver *solver = NULL;
     board_t empty = {.moves = 0};
@@ -140,6 +140,7 @@ int main(void) {
     SYST_RVR = 0xFFFFFFu; /* the longest period; a search must take fewer ticks */
     SYST_CVR = 0;
     SYST_CSR = 5u; /* on, processor clock, no interrupt */
+    if (pn_config_init(&config) != PN_STATUS_OK) return 1; /* the defaults */
     config.table_bytes = TABLE_BYTES;
     config.verify_memo_entries = 0;
     config.max_depth = 9;

@@ -31,7 +31,7 @@ use std::mem::size_of;
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use proofnum::{Player, Value};
-use proofnum_capi::config::{PN_UNLIMITED, pn_config_default_v3};
+use proofnum_capi::config::{PN_UNLIMITED, pn_config_init};
 use proofnum_capi::game::pn_repetition;
 use proofnum_capi::parallel::pn_solve_value_parallel;
 use proofnum_capi::proof::{pn_principal_variation, pn_verify};
@@ -432,6 +432,17 @@ struct Plan {
     parallel: Option<bool>,
 }
 
+/// The default configuration, as a C caller starts one: `struct_size`, then `pn_config_init`.
+fn default_config() -> pn_config {
+    // SAFETY: `pn_config` has integer fields only, so all zeros is a valid value.
+    let mut config: pn_config = unsafe { std::mem::zeroed() };
+    config.struct_size = size_of::<pn_config>();
+    // SAFETY: a valid, aligned local of the size it names.
+    let status = unsafe { pn_config_init(&mut config) };
+    assert_eq!(status, pn_status::Ok);
+    config
+}
+
 impl Plan {
     fn read(u: &mut Unstructured<'_>) -> Result<Plan> {
         let config = pn_config {
@@ -447,7 +458,7 @@ impl Plan {
             engine: u.int_in_range(0..=3)?,
             // On, off, or garbage.
             confirm: u.int_in_range(0..=2)?,
-            ..pn_config_default_v3()
+            ..default_config()
         };
         let missing = u.int_in_range(0..=63u8)?;
         Ok(Plan {

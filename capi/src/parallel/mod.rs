@@ -3,7 +3,7 @@
 //! They exist in every build so the header is one ABI. Without the `std` feature they return
 //! `PN_STATUS_UNSUPPORTED`; with it they run the core's parallel PN-DFPN
 //! (`proofnum::parallel`): worker threads that each search their own copy of the game
-//! ([`copies`]) and share the solver's transposition table.
+//! (`copies`) and share the solver's transposition table.
 //!
 //! # Memory
 //! The table is the solver's own: for the call its bytes are viewed as a

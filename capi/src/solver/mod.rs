@@ -1,5 +1,5 @@
 //! The solver object, built inside the caller's memory: its lock, its handle check and the
-//! layout of its memory. The searchers it keeps per repetition rule are in [`searcher`], the
+//! layout of its memory. The searchers it keeps per repetition rule are in `searcher`, the
 //! exported calls that build and use it in [`calls`].
 //!
 //! `pn_solver_init` lays one caller buffer out as
@@ -14,11 +14,11 @@
 //!
 //! # Sharing
 //! Only [`pn_solver_stop`] may run while another call uses the solver. Everything the other
-//! calls change sits behind an `UnsafeCell` that a call borrows through [`pn_solver::lock`]:
+//! calls change sits behind an `UnsafeCell` that a call borrows through `pn_solver::lock`:
 //! an atomic busy flag makes a second, overlapping call (another thread, or a callback calling
 //! back in) return `PN_STATUS_BUSY` instead of aliasing the first one's state. The stop flag is
 //! atomic and outside the cell, so `pn_solver_stop` never touches what the search holds.
-//! A call also claims the solver's address range in [`claims`](crate::claims), where
+//! A call also claims the solver's address range in `claims`, where
 //! `pn_solver_init` looks before it writes anything: an init over the memory of a running call
 //! (from one of its callbacks, or another thread) returns `PN_STATUS_BUSY` instead of
 //! rebuilding the solver under it.
@@ -57,7 +57,7 @@ const SOLVER_MAGIC: u64 = u64::from_be_bytes(*b"PNSOLVER");
 /// A solver living in caller memory. Opaque to C: made by `pn_solver_init`, used through
 /// its pointer, never freed (the caller owns the memory).
 ///
-/// `#[repr(C)]` so that `magic` and `address` are its first [`HANDLE_CHECK_BYTES`] bytes: the
+/// `#[repr(C)]` so that `magic` and `address` are its first `HANDLE_CHECK_BYTES` bytes: the
 /// handle check reads those and nothing else.
 #[repr(C)]
 pub struct pn_solver {
@@ -218,7 +218,7 @@ const _: () = assert!(
 );
 
 /// Checks a solver pointer: non-NULL, aligned, and a solver built by `pn_solver_init` at this
-/// address, judged from its first [`HANDLE_CHECK_BYTES`] bytes.
+/// address, judged from its first `HANDLE_CHECK_BYTES` bytes.
 ///
 /// Nothing can tell whether memory is initialised without reading it, and reading
 /// uninitialised memory is undefined behaviour, so the check relies on the header's contract

@@ -274,7 +274,7 @@ fn config(confirm: bool) -> pn_config {
         } else {
             PN_CONFIRM_OFF
         },
-        ..pn_config_default()
+        ..default_config()
     }
 }
 

@@ -38,7 +38,7 @@ type Spoil = fn(&mut pn_config);
 
 #[test]
 fn configurations_are_refused_by_field_with_its_value_and_range() {
-    assert_eq!(config_error(&pn_config_default()), "");
+    assert_eq!(config_error(&default_config()), "");
     let cases: [(Spoil, &str); 9] = [
         (
             |c| c.table_bytes = 10,
@@ -79,7 +79,7 @@ fn configurations_are_refused_by_field_with_its_value_and_range() {
         ),
     ];
     for (spoil, said) in cases {
-        let mut c = pn_config_default();
+        let mut c = default_config();
         spoil(&mut c);
         let message = config_error(&c);
         let said = said.replace(

@@ -18,7 +18,7 @@ from typing import Any, Optional
 # The ABI version this module's declarations describe (PN_ABI_VERSION).
 ABI_VERSION = 1
 # The file stem of the shared library that `pip install` builds into this package
-# (pyproject.toml's [tool.setuptools-rust.ext-modules] target).
+# (the RustExtension's target in python/setup.py).
 BUNDLED_LIBRARY = "_libproofnum"
 LIBRARY_ENVIRONMENT_VARIABLE = "PROOFNUM_LIB"
 
@@ -225,7 +225,7 @@ def _declare(lib: C.CDLL) -> None:
         "pn_version_string": (C.c_char_p, []),
         "pn_features": (u32, []),
         "pn_status_str": (C.c_char_p, [u32]),
-        "pn_config_default_v3": (Config, []),
+        "pn_config_init": (status, [C.POINTER(Config)]),
         "pn_limits_default": (Limits, []),
         "pn_solver_memory_requirements": (
             status, [C.POINTER(Config), C.POINTER(size), C.POINTER(size)]),

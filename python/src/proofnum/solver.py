@@ -96,7 +96,11 @@ class Solver:
         else:
             raise TypeError("epsilon must be a Fraction or a (numerator, denominator) pair; "
                             f"got {shown(epsilon)}")
-        config = lib.pn_config_default_v3()
+        # The defaults in this package's version of the struct (_abi.Config).
+        config = _abi.Config(struct_size=C.sizeof(_abi.Config))
+        status = lib.pn_config_init(C.byref(config))
+        if status != _abi.STATUS_OK:
+            self._raise("Solver()", status, detail="pn_config_init refused _abi.Config's size")
         config.table_bytes = _check_int("table_bytes", table_bytes, _abi.TABLE_MIN_BYTES,
                                         size_max)
         config.max_depth = _check_int("max_depth", max_depth, 1, _abi.MAX_DEPTH_LIMIT)

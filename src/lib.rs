@@ -86,6 +86,7 @@ pub mod parallel;
 pub mod pns;
 pub mod proof;
 pub mod result;
+pub mod search;
 pub mod table;
 pub mod value;
 
@@ -104,6 +105,7 @@ pub use parallel::{
 pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
+pub use search::Search;
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable};
 #[cfg(target_has_atomic = "64")]
 pub use table::{SharedHandle, SharedTable};

@@ -1,18 +1,18 @@
 //! One interface to the solvers' common entry points: [`Search`].
 //!
 //! df-pn ([`Dfpn`]), best-first PNS and PN² ([`Pns`]) and, with the `std` feature, the
-//! parallel PN-DFPN solver ([`ParallelSolver`](crate::ParallelSolver)) all answer the same two
+//! parallel PN-DFPN solver (`ParallelSolver`, module `parallel`) all answer the same two
 //! questions: "does this attacker force a win?" (`solve`) and "what is the position worth to
 //! the side to move?" (`solve_value`). [`Search`] names those two, so code that only asks them
 //! (a test harness against an oracle, an engine that lets its user pick the solver) is written
 //! once.
 //!
 //! What the solvers do not share stays out of the trait: the table is a type parameter (df-pn
-//! and PNS take any [`TranspositionTable`], the parallel solver a
-//! [`SharedTable`](crate::SharedTable)), the budgets an associated type ([`Limits`] or
-//! [`ParallelLimits`](crate::ParallelLimits)), and each solver keeps its own result types (their
-//! statistics differ), read through [`Answer`] and [`ValueAnswer`]. Everything else (memory,
-//! configuration, proofs and principal variations, confirmation) is the solvers' own.
+//! and PNS take any [`TranspositionTable`], the parallel solver a `SharedTable`), the budgets
+//! an associated type ([`Limits`] or `ParallelLimits`), and each solver keeps its own result
+//! types (their statistics differ), read through [`Answer`] and [`ValueAnswer`]. Everything
+//! else (memory, configuration, proofs and principal variations, confirmation) is the
+//! solvers' own.
 //!
 //! Each implementation delegates to the solver's inherent method of the same name, which
 //! method-call syntax still prefers: existing calls are unchanged.

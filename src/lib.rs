@@ -86,6 +86,7 @@ pub mod parallel;
 pub mod pns;
 pub mod proof;
 mod result;
+mod search;
 mod value;
 
 // The table's layout and bucket protocol (constants, raw entries, the lock-free bucket
@@ -113,6 +114,7 @@ pub use parallel::{
 pub use pns::{ArenaStats, Pns, PnsConfig, TranspositionNumbers};
 pub use proof::{Variation, Verdict, Verification, VerifyStats};
 pub use result::{SearchResult, Stats, Status};
+pub use search::{Answer, Search, ValueAnswer};
 pub use table::{Entry, Table, TableError, TableStats, TranspositionTable, position_key};
 #[cfg(target_has_atomic = "64")]
 pub use table::{SharedHandle, SharedTable};

@@ -7,9 +7,10 @@
 
 mod common;
 
+use common::oracle::Case;
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, LEAVES, Rng, Shape, TicTacToe};
 use proofnum::table::Table;
-use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, Player, Status, Value, Verdict};
+use proofnum::{Dfpn, DfpnConfig, Epsilon, Limits, Player, Status, Value, Verdict};
 
 /// Table sizes in buckets: one bucket (maximally lossy) to roomy.
 const TABLE_BUCKETS: [usize; 4] = [1, 4, 64, 4096];
@@ -18,7 +19,8 @@ const MAX_MOVES: usize = 8;
 /// A safety net: these games need far fewer nodes; hitting it means the search looped.
 const NODE_CAP: u64 = 20_000_000;
 
-/// Solves `graph` under one configuration and compares with the oracle's value. Returns the
+/// Solves `graph` under one configuration through the shared oracle harness
+/// (`common::oracle`), with df-pn's proof tools checked after each attacker search. Returns the
 /// MID calls of the two attacker searches.
 fn check<const RULE: u8>(
     graph: &Graph,
@@ -34,41 +36,24 @@ fn check<const RULE: u8>(
     let mut dfpn = Dfpn::<GraphGame<RULE>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, config).unwrap();
     let mut game = GraphGame::<RULE>::new(graph);
     let mut mid_calls = 0;
-    for attacker in [Player::First, Player::Second] {
-        let r = dfpn.solve(
-            &mut game,
-            attacker,
-            &mut table,
-            &mut Limits::nodes(NODE_CAP),
-        );
-        mid_calls += r.stats.mid_calls;
-        let wins = graph.attacker_wins(expected, attacker);
-        let want = if wins {
-            Status::Proven
-        } else {
-            Status::Disproven
-        };
-        assert_eq!(
-            r.status, want,
-            "{context}: attacker {attacker:?}, oracle value {expected:?} for the side to move\n{graph:#?}"
-        );
-        assert_eq!(game.at, graph.root, "{context}: position not restored");
-        check_proof_tools(
-            &mut dfpn, &mut game, &mut table, graph, attacker, wins, context,
-        );
-        let root = graph.node(graph.root);
-        if wins && root.outcome == proofnum::Outcome::Unknown && !root.children.is_empty() {
-            // The reported move must be a winning move by the oracle too.
-            let mv = r.best_move.expect("a proven interior root has a best move");
-            let child = mv as u32;
-            assert!(
-                graph.child_wins_for(child, attacker, RULE == BY_POSITION),
-                "{context}: best move {mv:#x} does not win"
-            );
-        }
-    }
-    let v = dfpn.solve_value(&mut game, &mut table, &mut Limits::nodes(NODE_CAP));
-    assert_eq!(v.value, Ok(expected), "{context}: solve_value\n{graph:#?}");
+    let case = Case {
+        graph,
+        expected,
+        by_position: RULE == BY_POSITION,
+        context,
+    };
+    case.check(
+        &mut dfpn,
+        &mut game,
+        &mut table,
+        || Limits::nodes(NODE_CAP),
+        |_| {},
+        |dfpn, game, table, attacker, r| {
+            mid_calls += r.stats.mid_calls;
+            let wins = graph.attacker_wins(expected, attacker);
+            check_proof_tools(dfpn, game, table, graph, attacker, wins, context);
+        },
+    );
     mid_calls
 }
 
@@ -306,17 +291,20 @@ fn cyclic_graphs_declared_acyclic_never_get_a_wrong_answer() {
         )
         .unwrap();
         let mut game = GraphGame::<ACYCLIC>::new(&graph);
-        for attacker in [Player::First, Player::Second] {
-            let r = dfpn.solve(&mut game, attacker, &mut table, &mut Limits::nodes(100_000));
-            if !r.is_unknown() {
-                answered += 1;
-                assert_eq!(
-                    r.is_proven(),
-                    graph.attacker_wins(expected, attacker),
-                    "seed {seed} game {i} {attacker:?}\n{graph:#?}"
-                );
-            }
-        }
+        let context = format!("seed {seed} game {i}");
+        let case = Case {
+            graph: &graph,
+            expected,
+            by_position: false,
+            context: &context,
+        };
+        answered += case.answers_never_wrong(
+            &mut dfpn,
+            &mut game,
+            &mut table,
+            || Limits::nodes(100_000),
+            |_| {},
+        );
     }
     assert!(
         answered > 1000,
@@ -326,8 +314,8 @@ fn cyclic_graphs_declared_acyclic_never_get_a_wrong_answer() {
 
 #[test]
 fn tic_tac_toe_is_a_draw() {
-    // Known since antiquity and checked by brute force in `common::TicTacToe`'s sibling test:
-    // neither player can force a win, so both attacker searches disprove.
+    // Known since antiquity and checked by negamax (`TicTacToe::value`, in the test-support
+    // crate): neither player can force a win, so both attacker searches disprove.
     let mut memory = vec![0u8; Table::required_bytes(1024)];
     let mut table = Table::new(&mut memory).unwrap();
     let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
@@ -340,7 +328,7 @@ fn tic_tac_toe_is_a_draw() {
     let v = dfpn.solve_value(&mut game, &mut table, &mut Limits::default());
     assert_eq!(v.value, Ok(Value::Draw));
     assert_eq!(game.cells, [0; 9]);
-    assert_eq!(brute_tic_tac_toe(&mut game), Value::Draw);
+    assert_eq!(game.value(), Value::Draw);
 }
 
 #[test]
@@ -351,52 +339,13 @@ fn tic_tac_toe_positions_match_brute_force() {
     let mut stack = vec![0u8; Dfpn::<TicTacToe>::stack_bytes(9, 9)];
     let mut dfpn = Dfpn::<TicTacToe>::new(&mut stack, 9, 9, DfpnConfig::default()).unwrap();
     let mut checked = 0;
-    walk(&mut TicTacToe::default(), 4, &mut |g| {
-        let want = brute_tic_tac_toe(g);
+    TicTacToe::default().walk(4, &mut |g| {
+        let want = g.value();
         let got = dfpn.solve_value(g, &mut table, &mut Limits::default());
         assert_eq!(got.value, Ok(want), "position {:?}", g.cells);
         checked += 1;
     });
     assert!(checked > 700, "checked {checked}");
-}
-
-fn walk(g: &mut TicTacToe, plies: usize, f: &mut dyn FnMut(&mut TicTacToe)) {
-    f(g);
-    if plies == 0 || g.outcome() != proofnum::Outcome::Unknown {
-        return;
-    }
-    for m in 0..9u8 {
-        if g.cells[m as usize] == 0 {
-            g.play(m);
-            walk(g, plies - 1, f);
-            g.undo(m);
-        }
-    }
-}
-
-/// Plain minimax, the independent oracle for tic-tac-toe.
-fn brute_tic_tac_toe(g: &mut TicTacToe) -> Value {
-    match g.outcome() {
-        proofnum::Outcome::Win => return Value::Win,
-        proofnum::Outcome::Loss => return Value::Loss,
-        proofnum::Outcome::Draw => return Value::Draw,
-        _ => {}
-    }
-    let mut best = Value::Loss;
-    for m in 0..9u8 {
-        if g.cells[m as usize] == 0 {
-            g.play(m);
-            let v = brute_tic_tac_toe(g).flipped();
-            g.undo(m);
-            if v == Value::Win {
-                return v;
-            }
-            if v == Value::Draw {
-                best = Value::Draw;
-            }
-        }
-    }
-    best
 }
 
 /// A table shared by searches from many positions of one cyclic game (as an engine reuses its

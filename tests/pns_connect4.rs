@@ -6,22 +6,7 @@ use proofnum::table::Table;
 use proofnum::{Game, Limits, Outcome, Player, Pns, PnsConfig, Reason, Status, Value};
 use proofnum_games::connect4::Board;
 use proofnum_games::connect4::reference::{Position, Solver};
-
-/// SplitMix64 for random positions.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use proofnum_test_support::Rng;
 
 /// A random unfinished position of `stones` stones, as a move string.
 fn random_position<const W: usize, const H: usize>(rng: &mut Rng, stones: usize) -> String {
@@ -30,7 +15,7 @@ fn random_position<const W: usize, const H: usize>(rng: &mut Rng, stones: usize)
         let mut text = String::new();
         for _ in 0..stones {
             let open: Vec<usize> = (0..W).filter(|&c| p.can_play(c)).collect();
-            let c = open[rng.below(open.len())];
+            let c = open[rng.below(open.len() as u64) as usize];
             p.play(c);
             text.push(char::from(b'1' + c as u8));
             if p.is_over() {
@@ -99,7 +84,7 @@ fn check_random<const W: usize, const H: usize>(
     stones: std::ops::Range<usize>,
     nodes: usize,
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut solver = Solver::<W, H>::new(1 << 18);
     let mut table_memory = vec![0u8; Table::required_bytes(1 << 12)];
     let mut table = Table::new(&mut table_memory).unwrap();
@@ -110,7 +95,7 @@ fn check_random<const W: usize, const H: usize>(
     ];
     let mut by_value = [0usize; 3];
     for i in 0..count {
-        let n = stones.start + rng.below(stones.end - stones.start);
+        let n = stones.start + rng.below((stones.end - stones.start) as u64) as usize;
         let text = random_position::<W, H>(&mut rng, n);
         let want = solver
             .value(&mut Position::<W, H>::from_moves(&text).unwrap())

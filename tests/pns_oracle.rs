@@ -7,8 +7,8 @@
 //! and at `P` it must be solved. Answers are checked against brute-force minimax over paths
 //! (and, for the draw rule, retrograde analysis); solve_value is checked too.
 //!
-//! Besides the shared random games of `tests/common` (most of which PNS solves with a handful of
-//! nodes), "bushy" games — uniform branching, terminal positions only near the bottom — need
+//! Besides the shared random games of the test-support crate (most of which PNS solves with a
+//! handful of nodes), "bushy" games — uniform branching, terminal positions only near the bottom — need
 //! trees of hundreds to thousands of nodes, so reclamation runs many times per search.
 //!
 //! The seed is fresh each run and printed on failure (`PROOFNUM_SEED=<seed>` reproduces it).
@@ -17,12 +17,13 @@ mod common;
 
 use std::rc::Rc;
 
+use common::oracle::{Case, OnGraph};
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Node, Rng, Shape, TicTacToe};
 use proofnum::TranspositionNumbers;
 use proofnum::table::Table;
 use proofnum::{
     Dfpn, Game, Limits, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, RepetitionRule,
-    SearchResult, Status, Value, Verdict,
+    Status, Value, Verdict,
 };
 
 /// The roomy arena: every search must be solved in it.
@@ -88,6 +89,12 @@ impl<const RULE: u8> Game for OwnedGame<RULE> {
     }
 }
 
+impl<const RULE: u8> OnGraph for OwnedGame<RULE> {
+    fn at(&self) -> u32 {
+        self.at
+    }
+}
+
 /// What the small arenas did across a run.
 #[derive(Default, Debug)]
 struct Tally {
@@ -133,132 +140,112 @@ fn check<const RULE: u8>(
         graph: graph.clone(),
         at: graph.root,
     };
-    for attacker in [Player::First, Player::Second] {
-        let want = status_for(&graph, expected, attacker);
-        table.clear();
-        let r = roomy.solve(&mut game, attacker, table, &mut Limits::nodes(NODE_CAP));
-        assert_eq!(game.at, graph.root, "{context}: position not restored");
-        assert_eq!(
-            r.status, want,
-            "{context}: attacker {attacker:?}, oracle value {expected:?} for the side to move\n{graph:#?}"
-        );
-        check_best_move::<RULE>(&graph, attacker, &r, context);
-        // PNS leaves its solved nodes, with their proving moves, in the table under df-pn's
-        // keys: df-pn's verification and principal variation work from them.
-        let mut memo = [0u64; 256];
-        let v = walker.verify(
-            &mut game,
-            attacker,
-            r.status,
-            table,
-            &mut memo,
-            &mut Limits::nodes(NODE_CAP),
-        );
-        assert_eq!(v.verdict, Verdict::Verified, "{context}: {attacker:?}");
-        tally.verified += 1;
-        tally.verify_searches += v.stats.searches;
-        let root = graph.node(graph.root);
-        if r.status == Status::Proven
-            && root.outcome == Outcome::Unknown
-            && !root.children.is_empty()
-        {
-            let mut line = [0u64; MAX_DEPTH];
-            let pv = walker.principal_variation(
-                &mut game,
+    let case = Case {
+        graph: &graph,
+        expected,
+        by_position: RULE == BY_POSITION,
+        context,
+    };
+    case.check(
+        roomy,
+        &mut game,
+        table,
+        || Limits::nodes(NODE_CAP),
+        |table| table.clear(),
+        |roomy, game, table, attacker, r| {
+            let want = case.status_for(attacker);
+            // PNS leaves its solved nodes, with their proving moves, in the table under df-pn's
+            // keys: df-pn's verification and principal variation work from them.
+            let mut memo = [0u64; 256];
+            let v = walker.verify(
+                game,
                 attacker,
+                r.status,
                 table,
-                &mut line,
+                &mut memo,
                 &mut Limits::nodes(NODE_CAP),
             );
-            assert!(pv.len >= 1, "{context}: a proven interior root has a line");
-            let first = SearchResult {
-                best_move: Some(line[0]),
-                ..r
-            };
-            check_best_move::<RULE>(&graph, attacker, &first, context);
-        }
-        assert_eq!(game.at, graph.root, "{context}: position not restored");
-        let peak = roomy.arena_stats().peak_nodes;
-        tally.largest_peak = tally.largest_peak.max(peak);
-
-        // The same search in an arena of P/2 ..= P nodes.
-        let nodes = (peak * (4 + rng.below(5) as usize) / 8).max(1);
-        let bytes = Pns::<OwnedGame<RULE>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
-        let mut memory = vec![0u8; bytes];
-        let mut small =
-            Pns::<OwnedGame<RULE>>::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
-        assert_eq!(small.node_capacity(), nodes);
-        table.clear();
-        let s = small.solve(&mut game, attacker, table, &mut Limits::nodes(NODE_CAP));
-        assert_eq!(game.at, graph.root, "{context}: position not restored");
-        let arena = small.arena_stats();
-        assert!(arena.peak_nodes <= nodes);
-        if nodes >= peak {
-            tally.unforced += 1;
-            assert_eq!(s.status, want, "{context}: {nodes} nodes ≥ peak {peak}");
-            assert_eq!(s.stats.nodes, r.stats.nodes, "{context}: same search");
-            continue;
-        }
-        tally.forced += 1;
-        tally.compactions += arena.compactions;
-        assert!(
-            arena.compactions > 0 || s.status != want,
-            "{context}: {nodes}-node arena (peak {peak}) solved without compaction: {:?} / {:?}\n{graph:#?}",
-            s.stats,
-            r.stats
-        );
-        if s.status == Status::Unknown(Reason::MemoryLimit) {
-            tally.out_of_memory += 1;
-            assert!(
-                !s.numbers.is_solved(),
-                "{context}: unknown with solved numbers"
-            );
-        } else {
-            assert_eq!(
-                s.status, want,
-                "{context}: {nodes}-node arena (peak {peak}), attacker {attacker:?}\n{graph:#?}"
-            );
-            check_best_move::<RULE>(&graph, attacker, &s, context);
-            tally.solved_after_compaction += 1;
-            if config.second_level_nodes == 0 {
-                // Compaction moves nodes but never changes the tree: plain PNS runs the very
-                // same search as in the roomy arena. (PN²'s second-level budget follows the
-                // first-level tree's size, which compaction does change.)
-                assert_eq!(
-                    (s.stats.nodes, s.stats.mid_calls, s.best_move),
-                    (r.stats.nodes, r.stats.mid_calls, r.best_move),
-                    "{context}: compaction changed the search"
+            assert_eq!(v.verdict, Verdict::Verified, "{context}: {attacker:?}");
+            tally.verified += 1;
+            tally.verify_searches += v.stats.searches;
+            let root = graph.node(graph.root);
+            if r.status == Status::Proven
+                && root.outcome == Outcome::Unknown
+                && !root.children.is_empty()
+            {
+                let mut line = [0u64; MAX_DEPTH];
+                let pv = walker.principal_variation(
+                    game,
+                    attacker,
+                    table,
+                    &mut line,
+                    &mut Limits::nodes(NODE_CAP),
                 );
+                assert!(pv.len >= 1, "{context}: a proven interior root has a line");
+                case.assert_best_move_wins(attacker, r.status, Some(line[0]));
             }
-        }
-    }
-    let v = roomy.solve_value(&mut game, table, &mut Limits::nodes(NODE_CAP));
-    assert_eq!(v.value, Ok(expected), "{context}: solve_value\n{graph:#?}");
-}
+            assert_eq!(game.at, graph.root, "{context}: position not restored");
+            let peak = roomy.arena_stats().peak_nodes;
+            tally.largest_peak = tally.largest_peak.max(peak);
 
-/// A proven interior root's best move must win by the oracle too.
-fn check_best_move<const RULE: u8>(
-    graph: &Graph,
-    attacker: Player,
-    r: &SearchResult<u64>,
-    context: &str,
-) {
-    let root = graph.node(graph.root);
-    if r.status != Status::Proven || root.outcome != Outcome::Unknown || root.children.is_empty() {
-        return;
-    }
-    let mv = r.best_move.expect("a proven interior root has a best move");
-    let child = mv as u32;
-    assert!(
-        graph.child_wins_for(child, attacker, RULE == BY_POSITION),
-        "{context}: best move {mv:#x} does not win"
+            // The same search in an arena of P/2 ..= P nodes.
+            let nodes = (peak * (4 + rng.below(5) as usize) / 8).max(1);
+            let bytes = Pns::<OwnedGame<RULE>>::required_bytes(nodes, MAX_DEPTH, MAX_MOVES, config);
+            let mut memory = vec![0u8; bytes];
+            let mut small =
+                Pns::<OwnedGame<RULE>>::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
+            assert_eq!(small.node_capacity(), nodes);
+            table.clear();
+            let s = small.solve(game, attacker, table, &mut Limits::nodes(NODE_CAP));
+            assert_eq!(game.at, graph.root, "{context}: position not restored");
+            let arena = small.arena_stats();
+            assert!(arena.peak_nodes <= nodes);
+            if nodes >= peak {
+                tally.unforced += 1;
+                assert_eq!(s.status, want, "{context}: {nodes} nodes ≥ peak {peak}");
+                assert_eq!(s.stats.nodes, r.stats.nodes, "{context}: same search");
+                return;
+            }
+            tally.forced += 1;
+            tally.compactions += arena.compactions;
+            assert!(
+                arena.compactions > 0 || s.status != want,
+                "{context}: {nodes}-node arena (peak {peak}) solved without compaction: {:?} / {:?}\n{graph:#?}",
+                s.stats,
+                r.stats
+            );
+            if s.status == Status::Unknown(Reason::MemoryLimit) {
+                tally.out_of_memory += 1;
+                assert!(
+                    !s.numbers.is_solved(),
+                    "{context}: unknown with solved numbers"
+                );
+            } else {
+                assert_eq!(
+                    s.status, want,
+                    "{context}: {nodes}-node arena (peak {peak}), attacker {attacker:?}\n{graph:#?}"
+                );
+                case.assert_best_move_wins(attacker, s.status, s.best_move);
+                tally.solved_after_compaction += 1;
+                if config.second_level_nodes == 0 {
+                    // Compaction moves nodes but never changes the tree: plain PNS runs the very
+                    // same search as in the roomy arena. (PN²'s second-level budget follows the
+                    // first-level tree's size, which compaction does change.)
+                    assert_eq!(
+                        (s.stats.nodes, s.stats.mid_calls, s.best_move),
+                        (r.stats.nodes, r.stats.mid_calls, r.best_move),
+                        "{context}: compaction changed the search"
+                    );
+                }
+            }
+        },
     );
 }
 
 /// Which games a run draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
-    /// The shared generator of `tests/common`.
+    /// The shared generator of the test-support crate (`Graph::random`).
     Common(Shape),
     /// Uniform branching with terminal positions only near the bottom: large proofs.
     BushyTree,
@@ -481,19 +468,20 @@ fn cyclic_graphs_declared_acyclic_never_get_a_wrong_answer() {
             graph: graph.clone(),
             at: graph.root,
         };
-        for attacker in [Player::First, Player::Second] {
-            table.clear();
-            let r = pns.solve(&mut game, attacker, &mut table, &mut Limits::nodes(100_000));
-            assert_eq!(game.at, graph.root);
-            if !r.is_unknown() {
-                answered += 1;
-                assert_eq!(
-                    r.is_proven(),
-                    graph.attacker_wins(expected, attacker),
-                    "seed {seed} game {i} {attacker:?}\n{graph:#?}"
-                );
-            }
-        }
+        let context = format!("seed {seed} game {i}");
+        let case = Case {
+            graph: &graph,
+            expected,
+            by_position: false,
+            context: &context,
+        };
+        answered += case.answers_never_wrong(
+            &mut pns,
+            &mut game,
+            &mut table,
+            || Limits::nodes(100_000),
+            |table| table.clear(),
+        );
     }
     assert!(
         answered > 1000,
@@ -629,7 +617,7 @@ fn tic_tac_toe_is_a_draw_in_a_small_arena() {
         let v = pns.solve_value(&mut game, &mut table, &mut Limits::default());
         assert_eq!(v.value, Ok(Value::Draw));
         assert_eq!(game.cells, [0; 9]);
-        assert_eq!(brute_tic_tac_toe(&mut game), Value::Draw);
+        assert_eq!(game.value(), Value::Draw);
     }
 }
 
@@ -641,50 +629,11 @@ fn tic_tac_toe_positions_match_brute_force() {
     let mut memory = vec![0u8; Pns::<TicTacToe>::required_bytes(3000, 9, 9, PnsConfig::PNS)];
     let mut pns = Pns::<TicTacToe>::new(&mut memory, 9, 9, PnsConfig::PNS).unwrap();
     let mut checked = 0;
-    walk(&mut TicTacToe::default(), 3, &mut |g| {
-        let want = brute_tic_tac_toe(g);
+    TicTacToe::default().walk(3, &mut |g| {
+        let want = g.value();
         let got = pns.solve_value(g, &mut table, &mut Limits::default());
         assert_eq!(got.value, Ok(want), "position {:?}", g.cells);
         checked += 1;
     });
     assert!(checked > 500, "checked {checked}");
-}
-
-fn walk(g: &mut TicTacToe, plies: usize, f: &mut dyn FnMut(&mut TicTacToe)) {
-    f(g);
-    if plies == 0 || g.outcome() != Outcome::Unknown {
-        return;
-    }
-    for m in 0..9u8 {
-        if g.cells[m as usize] == 0 {
-            g.play(m);
-            walk(g, plies - 1, f);
-            g.undo(m);
-        }
-    }
-}
-
-/// Plain minimax, the independent oracle for tic-tac-toe.
-fn brute_tic_tac_toe(g: &mut TicTacToe) -> Value {
-    match g.outcome() {
-        Outcome::Win => return Value::Win,
-        Outcome::Loss => return Value::Loss,
-        Outcome::Draw => return Value::Draw,
-        _ => {}
-    }
-    let mut best = Value::Loss;
-    for m in 0..9u8 {
-        if g.cells[m as usize] == 0 {
-            g.play(m);
-            let v = brute_tic_tac_toe(g).flipped();
-            g.undo(m);
-            if v == Value::Win {
-                return v;
-            }
-            if v == Value::Draw {
-                best = Value::Draw;
-            }
-        }
-    }
-    best
 }

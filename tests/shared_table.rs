@@ -4,6 +4,7 @@
 use proofnum::table::entry::{MAX_BEST_INDEX, MAX_DISTANCE, RawEntry};
 use proofnum::table::{BUCKET_BYTES, ENTRIES_PER_BUCKET, HEADER_BYTES};
 use proofnum::{Entry, Numbers, SharedHandle, SharedTable, Table, TableStats, TranspositionTable};
+use proofnum_test_support::Rng;
 use proptest::prelude::*;
 
 fn entry(phi: u32, delta: u32, work: u64) -> Entry {
@@ -265,11 +266,9 @@ fn expected_entry(key: u64, phi: u32, threads: usize, stores: u32) -> Option<Ent
     (thread < threads && store < stores).then(|| stress_entry(key, thread, store))
 }
 
-fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+/// SplitMix64's first output from state `x`: a well-mixed function of `x`.
+fn splitmix(x: u64) -> u64 {
+    Rng::new(x).next_u64()
 }
 
 /// Eight threads store and probe a few keys of a tiny table as fast as they can. Every probe

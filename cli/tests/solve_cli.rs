@@ -25,6 +25,7 @@ use proofnum::{Game, Value};
 use proofnum_games::atarigo::{AtariGo, AtariGo6};
 use proofnum_games::connect4::reference;
 use proofnum_games::uttt::{Move, Uttt};
+use proofnum_test_support::Rng;
 
 /// Table memory for the runs: small positions need little, and it is zeroed per run.
 const TABLE_MIB: &str = "4";
@@ -332,34 +333,21 @@ fn uttt_value(g: &Uttt, memo: &mut HashMap<String, Value>) -> Value {
     best
 }
 
-/// SplitMix64, for reproducible random positions.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 #[test]
 fn uttt_positions_near_the_end_match_brute_force() {
     // Random games from the start, stopped with 12 to 20 plies to go at most.
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let mut seen = HashMap::new();
     let mut memo = HashMap::new();
     let mut tested = 0;
     while tested < 8 {
         let mut g = Uttt::new();
-        let stop = 58 + rng.below(6);
+        let stop = 58 + rng.index(6);
         while g.stones() < stop as u32 && !g.is_over() {
             let legal: Vec<u8> = (0..81)
                 .filter(|&m| g.clone().try_play(Move(m)).is_ok())
                 .collect();
-            g.try_play(Move(legal[rng.below(legal.len())])).unwrap();
+            g.try_play(Move(legal[rng.index(legal.len())])).unwrap();
         }
         if g.is_over() {
             continue;
@@ -434,7 +422,7 @@ fn quiet_moves<const N: usize>(start: &AtariGo<N>, plies: usize, rng: &mut Rng) 
         if quiet.is_empty() {
             break;
         }
-        let p = quiet[rng.below(quiet.len())];
+        let p = quiet[rng.index(quiet.len())];
         g.try_play(p).unwrap();
         moves.push(AtariGo::<N>::point_name(p));
     }
@@ -443,7 +431,7 @@ fn quiet_moves<const N: usize>(start: &AtariGo<N>, plies: usize, rng: &mut Rng) 
 
 #[test]
 fn atarigo_positions_match_brute_force() {
-    let mut rng = Rng(5);
+    let mut rng = Rng::new(5);
     let mut seen = HashMap::new();
     // 4×4 setups (the crosscut after a few moves) and 6×6 move lists near the end.
     for i in 0..10 {
@@ -462,7 +450,7 @@ fn atarigo_positions_match_brute_force() {
     }
     let mut memo = HashMap::new();
     for _ in 0..4 {
-        let moves = quiet_moves(&AtariGo6::crosscut(), 20 + rng.below(4), &mut rng);
+        let moves = quiet_moves(&AtariGo6::crosscut(), 20 + rng.index(4), &mut rng);
         let mut g: AtariGo6 = moves.parse().unwrap();
         let want = atarigo_value(&mut g, &mut memo);
         *seen.entry(format!("{want:?}")).or_insert(0) += 1;

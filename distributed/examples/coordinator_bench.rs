@@ -31,23 +31,7 @@ use proofnum::{Game, Numbers, ParallelConfig, ParallelLimits, Reason, Scheduler,
 use proofnum_games::connect4::ConnectFour;
 use proofnum_mpi::wire::{JobDone, JobOrder, Message};
 use proofnum_mpi::{Coordinator, LocalLink, Settings, serve};
-
-/// SplitMix64, for the synthetic tree and the simulation.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        ((self.next() as u128 * n as u128) >> 64) as u64
-    }
-}
+use proofnum_test_support::Rng;
 
 /// Part 1: one solve of `position` with jobs of `job_work` MID calls; returns the job
 /// durations' histogram (log2 µs), the mean job time, and the coordinator's µs per operation.
@@ -106,7 +90,7 @@ fn scheduler_cost(in_flight: usize, max_jobs: u64) {
     };
     let mut limits = ParallelLimits::none();
     let mut s: Scheduler<'_, u8> = Scheduler::new(&config, true, &mut limits);
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut path = Vec::new();
     let mut running: VecDeque<Ticket> = VecDeque::new();
     let mut children = Vec::new();
@@ -216,7 +200,7 @@ fn simulate(
     jobs: u64,
 ) -> (f64, f64) {
     let total: u64 = histogram.iter().sum();
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let draw = |rng: &mut Rng| -> f64 {
         let mut pick = rng.below(total);
         let bucket = histogram

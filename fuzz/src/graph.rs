@@ -3,18 +3,19 @@
 //! Every node has a side to move and either an outcome the game reports or a list of successor
 //! nodes (possibly none, possibly repeated). Under [`Rule::Acyclic`] edges only go to higher
 //! node numbers, so the graph is a DAG (a tree when every node has one parent); under the draw
-//! and by-position rules edges go anywhere, cycles included. The oracle enumerates paths: the
-//! value of a node depends on the set of nodes above it only through repetitions, so it is
-//! memoised on (node, set of nodes on the path), which keeps graphs of up to
+//! and by-position rules edges go anywhere, cycles included. The oracle is the test-support
+//! crate's (shared with proofnum's own tests), run on a copy of the graph: it enumerates paths,
+//! and since the value of a node depends on the set of nodes above it only through
+//! repetitions, it memoises on (node, set of nodes on the path), which keeps graphs of up to
 //! [`MAX_CYCLIC_NODES`] nodes cheap.
-
-use std::collections::HashMap;
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use proofnum::Numbers;
 use proofnum::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
-use crate::better;
+use proofnum_test_support::graph::{self as oracle, Shape};
+
+pub use proofnum_test_support::mix;
 
 /// Most nodes of an acyclic graph.
 pub const MAX_ACYCLIC_NODES: usize = 24;
@@ -64,13 +65,6 @@ pub struct Graph {
 
 fn value(u: &mut Unstructured<'_>) -> Result<Value> {
     Ok(*u.choose(&[Value::Win, Value::Loss, Value::Draw])?)
-}
-
-/// SplitMix64's finaliser: a bijection of `u64`, so distinct inputs keep distinct hashes.
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Graph {
@@ -144,43 +138,6 @@ impl Graph {
         })
     }
 
-    /// The value of `at` for its side to move when the nodes in `path` (a bit set) are above
-    /// it, by brute force over paths.
-    pub fn brute(&self, at: usize, path: u32, memo: &mut HashMap<(u8, u32), Value>) -> Value {
-        let node = &self.nodes[at];
-        if path & 1 << at != 0 {
-            return match self.rule {
-                Rule::ByPosition => node.repetition,
-                _ => Value::Draw,
-            };
-        }
-        match node.outcome {
-            Outcome::Win => return Value::Win,
-            Outcome::Loss => return Value::Loss,
-            Outcome::Draw => return Value::Draw,
-            // Partial knowledge (`CannotWin`, `CannotLose`) is never generated here.
-            _ => {}
-        }
-        if node.children.is_empty() {
-            return self.no_moves;
-        }
-        // Without cycles the path cannot matter.
-        let key = (at as u8, if self.rule == Rule::Acyclic { 0 } else { path });
-        if let Some(&v) = memo.get(&key) {
-            return v;
-        }
-        let mut best = Value::Loss;
-        for &c in &node.children {
-            let v = self.brute(c as usize, path | 1 << at, memo);
-            best = better(best, self.for_parent(at, c as usize, v));
-            if best == Value::Win {
-                break;
-            }
-        }
-        memo.insert(key, best);
-        best
-    }
-
     /// A child's value `v` (for the child's side to move) seen by the parent's side to move.
     pub fn for_parent(&self, parent: usize, child: usize, v: Value) -> Value {
         if self.nodes[parent].mover == self.nodes[child].mover {
@@ -190,58 +147,44 @@ impl Graph {
         }
     }
 
-    /// The root's value for its side to move. Under the draw rule brute force must equal
-    /// retrograde analysis (infinite play is a draw); a disagreement is a bug in the oracle.
+    /// The root's value for its side to move, by brute force over paths. Under the draw rule
+    /// (and without cycles) brute force must equal retrograde analysis (infinite play is a
+    /// draw); a disagreement is a bug in the oracle.
     pub fn root_value(&self) -> Value {
-        let v = self.brute(0, 0, &mut HashMap::new());
-        if self.rule == Rule::Draw {
-            assert_eq!(v, self.retrograde()[0], "the oracles disagree on {self:#?}");
-        }
-        v
+        self.oracle().oracle_value(self.rule == Rule::ByPosition, "the fuzzed graph")
     }
 
     /// The value, for the root's side to move, of moving from the root to `child`.
     pub fn root_move_value(&self, child: usize) -> Value {
-        let v = self.brute(child, 1, &mut HashMap::new());
+        let v = self
+            .oracle()
+            .child_value(child as u32, self.rule == Rule::ByPosition);
         self.for_parent(0, child, v)
     }
 
-    /// Retrograde analysis: the value of every node for its side to move when infinite play
-    /// is a draw.
-    pub fn retrograde(&self) -> Vec<Value> {
-        let mut known: Vec<Option<Value>> = self
-            .nodes
-            .iter()
-            .map(|n| match n.outcome {
-                Outcome::Win => Some(Value::Win),
-                Outcome::Loss => Some(Value::Loss),
-                Outcome::Draw => Some(Value::Draw),
-                _ if n.children.is_empty() => Some(self.no_moves),
-                _ => None,
-            })
-            .collect();
-        loop {
-            let mut changed = false;
-            for i in 0..self.nodes.len() {
-                if known[i].is_some() {
-                    continue;
-                }
-                let mine = |c: &u8| known[*c as usize].map(|v| self.for_parent(i, *c as usize, v));
-                let children = &self.nodes[i].children;
-                if children.iter().any(|c| mine(c) == Some(Value::Win)) {
-                    known[i] = Some(Value::Win);
-                    changed = true;
-                } else if children.iter().all(|c| mine(c) == Some(Value::Loss)) {
-                    known[i] = Some(Value::Loss);
-                    changed = true;
-                }
-            }
-            if !changed {
-                return known
-                    .into_iter()
-                    .map(|v| v.unwrap_or(Value::Draw))
-                    .collect();
-            }
+    /// The graph as the oracle's: the same nodes, the memo keyed on the path's node set only
+    /// when cycles are allowed.
+    fn oracle(&self) -> oracle::Graph {
+        oracle::Graph {
+            shape: match self.rule {
+                Rule::Acyclic => Shape::Dag,
+                Rule::Draw | Rule::ByPosition => Shape::Cyclic,
+            },
+            nodes: self
+                .nodes
+                .iter()
+                .map(|n| oracle::Node {
+                    mover: n.mover,
+                    outcome: n.outcome,
+                    children: n.children.iter().map(|&c| c as u32).collect(),
+                    repetition: n.repetition,
+                    estimate: n.estimate,
+                    hash: n.hash,
+                    bound: None,
+                })
+                .collect(),
+            root: 0,
+            no_moves: self.no_moves,
         }
     }
 

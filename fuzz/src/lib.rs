@@ -6,29 +6,13 @@
 //!   analysis under the draw rule.
 //! - [`tictactoe`]: tic-tac-toe and its value for every position by negamax.
 //!
+//! The oracles, tic-tac-toe and the hash mixer come from `proofnum-test-support`, which
+//! proofnum's own tests use too.
+//!
 //! Each target checks its properties itself and panics on a violation, which libFuzzer reports
 //! as a crash with the input that caused it.
 
 pub mod graph;
 pub mod tictactoe;
 
-use proofnum::{Player, Value};
-
-/// Whether `attacker` forces a win in a position whose value for `mover` is `value`.
-pub fn attacker_wins(value: Value, mover: Player, attacker: Player) -> bool {
-    if mover == attacker {
-        value == Value::Win
-    } else {
-        value == Value::Loss
-    }
-}
-
-/// The better of two values for the same side.
-pub fn better(a: Value, b: Value) -> Value {
-    let rank = |v| match v {
-        Value::Loss => 0,
-        Value::Draw => 1,
-        Value::Win => 2,
-    };
-    if rank(b) > rank(a) { b } else { a }
-}
+pub use proofnum_test_support::{attacker_wins, better};

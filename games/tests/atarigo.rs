@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, MoveList, Outcome, Player, Status, Value};
 use proofnum_games::atarigo::{AtariGo, AtariGo6, Point};
+use proofnum_test_support::Rng;
 
 /// The rules of the module docs on a plain grid with breadth-first group search.
 #[derive(Clone)]
@@ -145,22 +146,6 @@ fn dfpn<const N: usize>(g: &mut AtariGo<N>, buckets: usize, epsilon: Epsilon) ->
     v.value.unwrap()
 }
 
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn generated<const N: usize>(g: &AtariGo<N>) -> Vec<Point> {
     let mut slots = [Point::default(); 64];
     let mut list = MoveList::new(&mut slots);
@@ -176,13 +161,13 @@ fn check_random<const N: usize>(
     count: usize,
     plies: std::ops::RangeInclusive<usize>,
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut memo = HashMap::new();
     let mut values = HashMap::new();
     let mut early = 0;
     for i in 0..count {
         let mut g = start.clone();
-        for _ in 0..*plies.start() + rng.below(plies.end() - plies.start() + 1) {
+        for _ in 0..*plies.start() + rng.index(plies.end() - plies.start() + 1) {
             let plain = Plain::from(&g);
             // Legal non-capturing moves by the model.
             let quiet: Vec<usize> = (0..N * N)
@@ -192,7 +177,7 @@ fn check_random<const N: usize>(
             if quiet.is_empty() {
                 break;
             }
-            let p = quiet[rng.below(quiet.len())];
+            let p = quiet[rng.index(quiet.len())];
             let point = Point(((p / N) * (N + 1) + p % N) as u8);
             let before = g.clone();
             g.play(point);

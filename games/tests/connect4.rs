@@ -7,6 +7,7 @@ use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Game, Limits, MoveList, Outcome, Player, Status, Value};
 use proofnum_games::connect4::reference::{self, Position, Solver};
 use proofnum_games::connect4::{Board, Column, ConnectFour, MoveError};
+use proofnum_test_support::Rng;
 
 /// Brute force: a plain grid and exhaustive negamax over exact scores, memoised on the grid.
 /// It knows nothing of bitboards, pruning or move order.
@@ -377,11 +378,11 @@ fn sample_positions(
     count: usize,
     stones: std::ops::Range<usize>,
 ) -> Vec<Vec<usize>> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let brute = Brute::new(w, h);
     (0..count)
         .map(|_| {
-            let n = stones.start + rng.below(stones.end - stones.start);
+            let n = stones.start + rng.index(stones.end - stones.start);
             let mut moves = Vec::new();
             while moves.len() < n {
                 let g = brute.grid(&moves);
@@ -389,7 +390,7 @@ fn sample_positions(
                     break;
                 }
                 let open: Vec<usize> = (0..w).filter(|&c| g[c * h + h - 1] == 0).collect();
-                moves.push(open[rng.below(open.len())]);
+                moves.push(open[rng.index(open.len())]);
             }
             moves
         })
@@ -530,22 +531,6 @@ fn dfpn_matches_brute_force_on_every_4x4_position() {
     assert!(checked > 10_000);
 }
 
-/// SplitMix64 for random positions.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// A random unfinished position of `stones` stones, as a move string.
 fn random_position<const W: usize, const H: usize>(rng: &mut Rng, stones: usize) -> String {
     'retry: loop {
@@ -553,7 +538,7 @@ fn random_position<const W: usize, const H: usize>(rng: &mut Rng, stones: usize)
         let mut text = String::new();
         for _ in 0..stones {
             let open: Vec<usize> = (0..W).filter(|&c| p.can_play(c)).collect();
-            let c = open[rng.below(open.len())];
+            let c = open[rng.index(open.len())];
             p.play(c);
             text.push(char::from(b'1' + c as u8));
             if p.is_over() {
@@ -569,11 +554,11 @@ fn check_random_positions<const W: usize, const H: usize>(
     count: usize,
     stones: std::ops::Range<usize>,
 ) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut solver = Solver::<W, H>::new(1 << 18);
     let mut by_value = [0usize; 3];
     for i in 0..count {
-        let n = stones.start + rng.below(stones.end - stones.start);
+        let n = stones.start + rng.index(stones.end - stones.start);
         let text = random_position::<W, H>(&mut rng, n);
         let want = solver
             .value(&mut Position::<W, H>::from_moves(&text).unwrap())

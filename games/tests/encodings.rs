@@ -13,19 +13,7 @@ use proofnum_games::chess::{Chess, Rules};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::tictactoe::TicTacToe;
 use proofnum_games::uttt::Uttt;
-
-/// SplitMix64, for the random playouts.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (((z ^ (z >> 31)) as u128 * n as u128) >> 64) as usize
-    }
-}
+use proofnum_test_support::Rng;
 
 /// Plays `games` random games of up to `plies` plies from `start` and checks, over every
 /// position met, that encodings and hashes pair one to one. Returns the positions seen.
@@ -33,7 +21,7 @@ fn one_to_one<G: Game + Clone>(start: G, games: usize, plies: usize, seed: u64) 
 where
     G::Move: Copy + Default,
 {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut by_encoding: HashMap<Vec<u8>, u64> = HashMap::new();
     let mut by_hash: HashMap<u64, Vec<u8>> = HashMap::new();
     let mut moves = vec![G::Move::default(); 512];
@@ -61,7 +49,7 @@ where
             if n == 0 {
                 break;
             }
-            let mv = list.as_slice()[rng.below(n)];
+            let mv = list.as_slice()[rng.index(n)];
             g.play(mv);
         }
     }

@@ -240,7 +240,7 @@ fn random_game(rng: &mut Rng, plies: usize) -> Uttt {
         if got.is_empty() {
             break;
         }
-        let m = Move(got[rng.below(got.len())] as u8);
+        let m = Move(got[rng.index(got.len())] as u8);
         let before = g.clone();
         let hash = g.hash();
         g.play(m);
@@ -258,7 +258,7 @@ fn random_game(rng: &mut Rng, plies: usize) -> Uttt {
 
 #[test]
 fn random_games_follow_the_rules_of_the_independent_model() {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for _ in 0..300 {
         random_game(&mut rng, 81);
     }
@@ -280,13 +280,13 @@ fn dfpn_value(g: &mut Uttt, buckets: usize) -> Value {
 
 #[test]
 fn outcome_and_dfpn_match_brute_force_on_late_positions() {
-    let mut rng = Rng(11);
+    let mut rng = Rng::new(11);
     let mut memo = HashMap::new();
     let mut by_value = HashMap::new();
     let mut early = 0;
     let mut checked = 0;
     while checked < 120 {
-        let plies = 50 + rng.below(20);
+        let plies = 50 + rng.index(20);
         let mut g = random_game(&mut rng, plies);
         if g.is_over() {
             continue;

@@ -157,7 +157,7 @@ fn random_position(rng: &mut Rng, plies: usize) -> Option<Uttt> {
             return None;
         }
         let moves = listed(&g);
-        g.play(moves[rng.below(moves.len())]);
+        g.play(moves[rng.index(moves.len())]);
     }
     (g.outcome() == Outcome::Unknown).then_some(g)
 }
@@ -165,13 +165,13 @@ fn random_position(rng: &mut Rng, plies: usize) -> Option<Uttt> {
 /// Exhaustively checks `count` random positions with at most `max_empty` free cells; the root
 /// values are cross-checked with the independent model.
 fn check_random_positions(seed: u64, count: usize, max_empty: usize) -> Seen {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut memo = HashMap::new();
     let mut plain_memo = HashMap::new();
     let mut seen = Seen::default();
     let mut checked = 0;
     while checked < count {
-        let plies = 81 - max_empty + rng.below(max_empty.min(20));
+        let plies = 81 - max_empty + rng.index(max_empty.min(20));
         let Some(mut g) = random_position(&mut rng, plies) else {
             continue;
         };
@@ -545,10 +545,10 @@ fn every_claim_agrees_with_plain_df_pn_on_middle_game_positions() {
     // the knowledge claims and every move it leaves out is checked against df-pn without
     // knowledge (positions it cannot solve within the budget are skipped).
     const BUDGET: u64 = 300_000;
-    let mut rng = Rng(77);
+    let mut rng = Rng::new(77);
     let (mut claims, mut left_out, mut skipped) = (0, 0, 0);
     for _ in 0..2000 {
-        let plies = 41 + rng.below(15);
+        let plies = 41 + rng.index(15);
         let Some(g) = random_position(&mut rng, plies) else {
             continue;
         };

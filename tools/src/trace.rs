@@ -6,8 +6,6 @@
 //! the threshold pattern (how often the root switches between children, and how much each
 //! visit costs).
 
-#![allow(dead_code)] // each bench uses its part
-
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -37,6 +37,7 @@ pub mod chess;
 pub mod connect4;
 pub mod input;
 mod knowledge_set;
+mod mate_length;
 pub mod shogi;
 pub mod tictactoe;
 pub mod uttt;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The distributed solver's benchmark: the issue-5 positions of the guide's Parallel table (Connect
-# Four 444444, 12345, 4453; UTTT positions 1 and 2 of examples/bench.rs), each asked "can the
+# Four 444444, 12345, 4453; UTTT positions 1 and 2 of tools/src/bin/bench.rs), each asked "can the
 # side to move win?" as parallel_bench asks it, on 1, 2 and 4 ranks with one job thread per
 # rank that runs jobs (with 1 rank the coordinator runs them itself; with more it only
 # coordinates). Rounds run every rank count back to back; prints each run, then per position

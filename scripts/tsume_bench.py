@@ -44,7 +44,8 @@ def read_suite(path, ids, max_plies):
 
 
 def run_proofnum(args, ids):
-    command = ["cargo", "run", "--quiet", "--release", "--example", "tsumesuite", "--",
+    command = ["cargo", "run", "--quiet", "--release", "-p", "proofnum-tools", "--bin",
+               "tsumesuite", "--",
                "prove", args.suite, "--cap", str(args.cap), "--table-mib", str(args.table_mib),
                "--max-plies", str(args.max_plies)]
     if ids:

@@ -83,8 +83,8 @@ pub struct DfpnConfig {
     /// Against over-counting in DAGs: a position reached by several paths is counted once per
     /// path in the sum of δ. With this on, δ is the weak proof number of Ueda et al. (WPNS,
     /// 2008): the largest child δ plus one for each other unsolved child, instead of the sum.
-    /// Default off: it depends on the game (`cargo run --release --example bench -- <game>
-    /// --weak-delta`, MID calls, 64 MiB table): the Connect Four suite needs 2.3× fewer MID
+    /// Default off: it depends on the game (`cargo run --release -p proofnum-tools --bin bench --
+    /// <game> --weak-delta`, MID calls, 64 MiB table): the Connect Four suite needs 2.3× fewer MID
     /// calls with it (2.35 M → 1.04 M) and the Atari Go crosscut 1.9× fewer (930 k → 493 k),
     /// at the same cost per call, but Ultimate Tic-Tac-Toe's first bench position, solved in
     /// 2.27 M MID calls without it, is still open after 24.6 M with it, and the Connect Four

@@ -25,8 +25,6 @@
 //!   generator: SFEN, USI and KIF-style Japanese notation, mate in one, df-pn+ estimates, and
 //!   mate lengths by the composers' conventions ([`shogi::mate`]).
 //! - [`tictactoe`]: tic-tac-toe, positions as the string of cells played (`"40"`).
-//! - [`stockfish`]: a Stockfish driver over UCI (a child process, every read with a deadline),
-//!   the independent referee of the chess suites and benchmark.
 //! - [`input`]: user input in error messages, cut short when long.
 //!
 //! The crate uses `std` (error messages, `Display`); the games themselves allocate nothing
@@ -39,7 +37,7 @@ pub mod chess;
 pub mod connect4;
 pub mod input;
 mod knowledge_set;
+mod mate_length;
 pub mod shogi;
-pub mod stockfish;
 pub mod tictactoe;
 pub mod uttt;

@@ -1,6 +1,6 @@
 //! The shipped Connect Four suites (`games/suites/`), written by the independent alpha-beta
-//! solver (`cargo run --release --example c4suite -- generate ...`), answered by df-pn: for
-//! every line "does the side to move win" and "win, draw or loss" must match the score's sign.
+//! solver (`cargo run --release -p proofnum-tools --bin c4suite -- generate ...`), answered by
+//! df-pn: for every line "does the side to move win" and "win, draw or loss" must match the score's sign.
 //! The late suite runs in `cargo test`; the middle and early ones on demand:
 //! `cargo test --release -p proofnum-games --test c4suites -- --ignored`.
 

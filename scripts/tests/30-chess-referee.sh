@@ -4,4 +4,4 @@
 # up to 3 moves against an exhaustive search, N against Stockfish's. Fails on any wrong or
 # disputed answer, and when Stockfish is missing (scripts/install-deps installs it).
 # About a minute after the release build.
-cargo run --release --example chesssuite -- run games/suites/chess-ci.epd --referee --cap 5
+cargo run --release -p proofnum-tools --bin chesssuite -- run games/suites/chess-ci.epd --referee --cap 5

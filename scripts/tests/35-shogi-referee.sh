@@ -11,6 +11,6 @@ python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet --disable-pip-version-check cshogi
 lines=target/tsume-ci-lines.tsv
 problems=musou-055,musou-077,zukou-036,zukou-092
-cargo run --release --example tsumesuite -- run games/suites/tsume-open.jsonl \
+cargo run --release -p proofnum-tools --bin tsumesuite -- run games/suites/tsume-open.jsonl \
     --ids "$problems" --cap 30 --length-cap 30 --table-mib 256 --lines "$lines"
 "$venv/bin/python" scripts/tsume_referee.py --expect 4 < "$lines"

@@ -44,6 +44,7 @@ use proofnum::{
 };
 
 use super::{Chess, Knowledge, MAX_MOVES, Move};
+use crate::mate_length::{Budget, Ending, bisect};
 
 /// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
 /// module docs.
@@ -441,9 +442,15 @@ fn solve_mate_inner(
             budget.charge(&mut report.stats, &result.stats);
             result.status
         };
-        let (upper, exactness) = bisect(guess.min(max_budget), max_budget, config.exact, |k| {
-            search(k, &mut report, &mut budget)
+        let (upper, ending) = bisect(guess.min(max_budget), max_budget, config.exact, |k| {
+            (search(k, &mut report, &mut budget), None)
         });
+        let exactness = match (ending, upper) {
+            (Ending::Exact, _) => Exactness::Exact,
+            (Ending::FirstProof, _) => Exactness::UpperBoundNotChecked,
+            (Ending::Stopped(reason), Some(_)) => Exactness::UpperBound(reason),
+            (Ending::Stopped(reason), None) => Exactness::Unknown(reason),
+        };
         if !config.confirm || confirm_each {
             break (upper, exactness);
         }
@@ -520,51 +527,6 @@ fn solve_mate_inner(
     }
     report.elapsed = start.elapsed();
     report
-}
-
-/// The mate distance by bounded searches (`search(k)`: "a mate within k moves?"): up from
-/// `guess` to a proof, then down to a disproof; with `exact` off, stops at the first proof.
-/// Returns the smallest k proven (`None` before any proof) and whether it is exact.
-fn bisect(
-    guess: u32,
-    max_budget: u32,
-    exact: bool,
-    mut search: impl FnMut(u32) -> Status,
-) -> (Option<u32>, Exactness) {
-    let (mut upper, mut k) = (None, guess);
-    let mut lower = 0; // no mate within `lower` moves is known
-    let exactness = loop {
-        match search(k) {
-            Status::Proven => {
-                upper = Some(k);
-                if k == lower + 1 {
-                    break Exactness::Exact;
-                }
-                if !exact {
-                    break Exactness::UpperBoundNotChecked;
-                }
-                // Step down while every step proves (the guess is usually close), bisect once
-                // a disproof is known.
-                k = if lower == 0 { k - 1 } else { (lower + k) / 2 };
-            }
-            Status::Disproven => {
-                lower = k;
-                k = match upper {
-                    Some(u) if u == k + 1 => break Exactness::Exact,
-                    Some(u) => (k + u) / 2,
-                    None if k >= max_budget => break Exactness::Unknown(Reason::DepthLimit),
-                    None => (k * 2).min(max_budget),
-                };
-            }
-            Status::Unknown(reason) => {
-                break match upper {
-                    Some(_) => Exactness::UpperBound(reason),
-                    None => Exactness::Unknown(reason),
-                };
-            }
-        }
-    };
-    (upper, exactness)
 }
 
 /// `report` ended early with `exactness` and no distance.
@@ -695,32 +657,4 @@ fn mate_length(chess: &mut Chess, attacker: Player, line: &[Move]) -> Option<u32
     }
     let attacker_moves = (line.len() as u32 + u32::from(attacker_first)) / 2;
     mated.then_some(attacker_moves)
-}
-
-/// The limits shared by every search of one [`solve_mate`] call: each search gets what is
-/// left of the nodes and the time.
-struct Budget {
-    start: Instant,
-    max_time: Option<Duration>,
-    nodes_left: u64,
-}
-
-impl Budget {
-    /// Runs `search` with the nodes and time left.
-    fn with_limits<R>(&self, search: impl FnOnce(&mut Limits<'_>) -> R) -> R {
-        let start = self.start;
-        let mut clock = move || start.elapsed().as_micros() as u64;
-        let mut limits = Limits::nodes(self.nodes_left);
-        if let Some(max) = self.max_time {
-            limits.clock = Some(&mut clock);
-            limits.max_time_us = max.saturating_sub(start.elapsed()).as_micros() as u64;
-        }
-        search(&mut limits)
-    }
-
-    /// Charges a search's counters to the budget and to `total`.
-    fn charge(&mut self, total: &mut Stats, stats: &Stats) {
-        self.nodes_left = self.nodes_left.saturating_sub(stats.nodes);
-        total.accumulate(stats);
-    }
 }

@@ -63,6 +63,7 @@ use proofnum::{
 };
 
 use super::{Knowledge, MAX_MOVES, Move, Tsume};
+use crate::mate_length::{Budget, Ending, bisect};
 
 /// The tsume game with a budget of Black moves and free captures of futile interpositions.
 /// See the module docs.
@@ -519,51 +520,20 @@ pub fn solve_tsume_with(
     };
     let mut within = MateWithin::new(tsume.clone(), 0);
     let max_budget = (config.max_plies / 2) as u32;
-    let mut search = |k: u32, report: &mut TsumeReport, budget: &mut Budget| {
+    let (upper, ending) = bisect(guess.min(max_budget), max_budget, true, |k| {
         within.budget = k;
         let result =
             budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
         budget.charge(&mut report.stats, &result.stats);
         // The proof's own line is a guess at a shorter bound (its defence need not be the
         // longest: the guess is then disproven and the bisection goes on).
-        (result.status, u32::from(result.distance).div_ceil(2))
-    };
-    let (mut upper, mut k) = (None, guess.min(max_budget));
-    let mut lower = 0; // no mate within `lower` moves is known
-    report.exactness = loop {
-        let (status, line_moves) = search(k, &mut report, &mut budget);
-        match status {
-            Status::Proven => {
-                upper = Some(k);
-                if k == lower + 1 {
-                    break Exactness::Exact;
-                }
-                // Down to the proof's own line when it is shorter, else one step; bisect once
-                // a disproof is known.
-                k = if lower == 0 {
-                    line_moves.clamp(1, k - 1)
-                } else {
-                    (lower + k) / 2
-                };
-            }
-            Status::Disproven => {
-                lower = k;
-                k = match upper {
-                    Some(u) if u == k + 1 => break Exactness::Exact,
-                    Some(u) => (k + u) / 2,
-                    None if k >= max_budget => {
-                        break Exactness::Unknown(Some(Reason::DepthLimit));
-                    }
-                    None => (k * 2).min(max_budget),
-                };
-            }
-            Status::Unknown(reason) => {
-                break match upper {
-                    Some(_) => Exactness::UpperBound(reason),
-                    None => Exactness::Unknown(Some(reason)),
-                };
-            }
-        }
+        (result.status, Some(u32::from(result.distance).div_ceil(2)))
+    });
+    report.exactness = match (ending, upper) {
+        (Ending::Exact, _) => Exactness::Exact,
+        (Ending::FirstProof, _) => Exactness::UpperBoundNotChecked, // not asked for: exact is on
+        (Ending::Stopped(reason), Some(_)) => Exactness::UpperBound(reason),
+        (Ending::Stopped(reason), None) => Exactness::Unknown(Some(reason)),
     };
     report.mate_moves = upper;
     if config.confirm && report.exactness == Exactness::Exact {
@@ -758,32 +728,4 @@ pub fn mate_moves(tsume: &mut Tsume, line: &[Move]) -> Option<u32> {
         tsume.undo(mv);
     }
     mated.then_some(line.len().div_ceil(2) as u32)
-}
-
-/// The limits shared by every search of one [`solve_tsume`] call: each search gets what is
-/// left of the nodes and the time.
-struct Budget {
-    start: Instant,
-    max_time: Option<Duration>,
-    nodes_left: u64,
-}
-
-impl Budget {
-    /// Runs `search` with the nodes and time left.
-    fn with_limits<R>(&self, search: impl FnOnce(&mut Limits<'_>) -> R) -> R {
-        let start = self.start;
-        let mut clock = move || start.elapsed().as_micros() as u64;
-        let mut limits = Limits::nodes(self.nodes_left);
-        if let Some(max) = self.max_time {
-            limits.clock = Some(&mut clock);
-            limits.max_time_us = max.saturating_sub(start.elapsed()).as_micros() as u64;
-        }
-        search(&mut limits)
-    }
-
-    /// Charges a search's counters to the budget and to `total`.
-    fn charge(&mut self, total: &mut Stats, stats: &Stats) {
-        self.nodes_left = self.nodes_left.saturating_sub(stats.nodes);
-        total.accumulate(stats);
-    }
 }

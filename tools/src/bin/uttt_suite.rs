@@ -7,15 +7,15 @@
 //!
 //! ```sh
 //! # every position, one run each, compared with the committed baseline
-//! cargo run --release --example uttt_suite -- run --baseline benches/baselines/uttt.tsv
+//! cargo run --release -p proofnum-tools --bin uttt_suite -- run --baseline benches/baselines/uttt.tsv
 //! # the baseline made again (three interleaved rounds for the median times)
-//! cargo run --release --example uttt_suite -- run --runs 3 --write-baseline benches/baselines/uttt.tsv
+//! cargo run --release -p proofnum-tools --bin uttt_suite -- run --runs 3 --write-baseline benches/baselines/uttt.tsv
 //! # some positions only (a prefix of their id)
-//! cargo run --release --example uttt_suite -- run --only selfplay-1s:3 --only random2
+//! cargo run --release -p proofnum-tools --bin uttt_suite -- run --only selfplay-1s:3 --only random2
 //! # where one position's MID calls go: per root move, per depth, the visits to root moves;
 //! # with --positions also the expansions per distinct position, the proof tree left in the
 //! # table, and (the same search run again) the work off the proof by where it left it
-//! cargo run --release --example uttt_suite -- trace selfplay-tt-5s:28 --positions --table-mib 1024
+//! cargo run --release -p proofnum-tools --bin uttt_suite -- trace selfplay-tt-5s:28 --positions --table-mib 1024
 //! ```
 //!
 //! One thread, a 64 MiB table cleared before each position, all of the game's knowledge, as
@@ -24,17 +24,13 @@
 //! `--baseline` prints which positions need more MID calls than the baseline and by how much,
 //! and which answers changed (exit code 1 if any did).
 
-#[path = "common/baseline.rs"]
-mod baseline;
-#[path = "common/trace.rs"]
-mod trace;
-
 use std::time::Instant;
 
 use clap::Parser;
+use proofnum_tools::{baseline, trace};
 
 use baseline::Record;
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, Status};
 use proofnum_games::uttt::{Move, Uttt};
 use trace::{Traced, TracedTable};
@@ -556,7 +552,7 @@ fn proof_tree<T: proofnum::TranspositionTable>(
         Outcome::CannotLose if mover != attacker => return,
         _ => {}
     }
-    let key = proofnum::table::position_key(game.hash(), attacker, table.key_salt());
+    let key = proofnum::position_key(game.hash(), attacker, table.key_salt());
     let Some(entry) = table.probe(key).filter(|e| e.numbers.is_solved()) else {
         *missing += 1;
         return;

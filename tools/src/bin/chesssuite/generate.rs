@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use cozy_chess::{Board, Color, GameStatus, Move};
-use proofnum_games::stockfish::{Go, Score, Stockfish};
+use proofnum_tools::stockfish::{Go, Score, Stockfish};
 
 use crate::epd;
 use crate::replay;
@@ -242,7 +242,7 @@ fn all_buckets() -> impl Iterator<Item = Bucket> {
 /// a checked mate nor a clean "no mate" (Stockfish's line does not replay to checkmate).
 fn classify(
     board: &Board,
-    referee: &proofnum_games::stockfish::Analysis,
+    referee: &proofnum_tools::stockfish::Analysis,
     budget_nodes: u64,
     (seed, game, ply): (u64, usize, usize),
 ) -> Result<Option<(Bucket, Vec<String>)>, String> {

@@ -3,13 +3,11 @@
 //!
 //! ```sh
 //! # A suite from Stockfish-vs-weakened-Stockfish games (proofnum takes no part)
-//! cargo run --release --example chesssuite -- generate --seed 1 --nodes 1000000 > mates.epd
+//! cargo run --release -p proofnum-tools --bin chesssuite -- generate --seed 1 --nodes 1000000 > mates.epd
 //! # proofnum alone on the mates of 5+ moves, counted (MID calls, positions; a MID budget)
-//! cargo run --release --example chesssuite -- prove games/suites/chess-mates.epd --max-mid 300000
+//! cargo run --release -p proofnum-tools --bin chesssuite -- prove games/suites/chess-mates.epd --max-mid 300000
 //! ```
 
-#[path = "../common/baseline.rs"]
-mod baseline;
 mod bench;
 mod dive;
 mod epd;
@@ -19,11 +17,10 @@ mod prove;
 mod replay;
 mod run;
 mod solve;
-#[path = "../common/trace.rs"]
-mod trace;
 
 use clap::{Args, Parser, Subcommand};
 use proofnum_games::chess::Knowledge;
+use proofnum_tools::{baseline, trace};
 
 /// Chess mate suites refereed by Stockfish.
 #[derive(Parser)]

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use proofnum_games::stockfish::{Go, Score, Stockfish, StockfishError};
+use proofnum_tools::stockfish::{Go, Score, Stockfish, StockfishError};
 
 /// Far more than any search here needs, so only a broken engine or driver reaches it.
 const GENEROUS: Duration = Duration::from_secs(60);

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use cozy_chess::Color;
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits, Status};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{self, Chess, Knowledge, MAX_MOVES};

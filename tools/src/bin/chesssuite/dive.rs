@@ -1,9 +1,9 @@
 //! Where one proof goes deep: df-pn on "can the side to move mate?" with the counting game
-//! wrapper of `examples/common/trace.rs`, printing the MID calls per depth, the MID calls
+//! wrapper of `proofnum_tools::trace`, printing the MID calls per depth, the MID calls
 //! below each root move, and the first line that reached the deepest ply (the dive).
 
 use cozy_chess::Color;
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits};
 use proofnum_games::chess::{self, Chess, MAX_MOVES};
 

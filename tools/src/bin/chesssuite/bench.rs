@@ -25,7 +25,7 @@ use std::time::Duration;
 
 use proofnum::{Reason, Status};
 use proofnum_games::chess::mate::Exactness;
-use proofnum_games::stockfish::{Go, Stockfish};
+use proofnum_tools::stockfish::{Go, Stockfish};
 
 use crate::baseline::{self, Record};
 use crate::epd::Line;

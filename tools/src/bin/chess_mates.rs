@@ -4,10 +4,10 @@
 //! `--runs`), and with `--distance` the cost of making each mate distance exact.
 //!
 //! ```sh
-//! cargo run --release --example chess_mates                    # all knowledge, then each rule off, then none
-//! cargo run --release --example chess_mates -- --runs 1 --cap 5
-//! cargo run --release --example chess_mates -- --distance      # mate in N: proof, line, exactness
-//! cargo run --release --example chess_mates -- --checks-only   # the attacker may only give check
+//! cargo run --release -p proofnum-tools --bin chess_mates                    # all knowledge, then each rule off, then none
+//! cargo run --release -p proofnum-tools --bin chess_mates -- --runs 1 --cap 5
+//! cargo run --release -p proofnum-tools --bin chess_mates -- --distance      # mate in N: proof, line, exactness
+//! cargo run --release -p proofnum-tools --bin chess_mates -- --checks-only   # the attacker may only give check
 //! ```
 //!
 //! Options: `--help` (the suite, runs, cap per position, table size, one line per position,
@@ -21,7 +21,7 @@ use proofnum::{Dfpn, Game, Limits, Status, Table};
 use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
 use proofnum_games::chess::{Chess, Knowledge, MAX_MOVES};
 
-const SUITE: &str = include_str!("../games/suites/chess-mates-random.epd");
+const SUITE: &str = include_str!("../../../games/suites/chess-mates-random.epd");
 
 /// Stack depth for the proofs (plies).
 const MAX_PLIES: usize = 600;

@@ -40,7 +40,7 @@
 use std::time::Duration;
 
 use cozy_chess::Color;
-use proofnum_games::stockfish::{Go, Stockfish};
+use proofnum_tools::stockfish::{Go, Stockfish};
 
 use crate::epd::Line;
 use crate::oracle;

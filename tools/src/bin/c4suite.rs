@@ -3,16 +3,16 @@
 //!
 //! ```sh
 //! # 100 positions of 28 to 36 stones, exact scores from the alpha-beta solver (not proofnum)
-//! cargo run --release --example c4suite -- generate --stones 28..36 --count 100 --seed 1 > late.txt
+//! cargo run --release -p proofnum-tools --bin c4suite -- generate --stones 28..36 --count 100 --seed 1 > late.txt
 //! # For each line: does the side to move win, and win/draw/loss, by df-pn; checks the signs
-//! cargo run --release --example c4suite -- run games/suites/c4-late.txt
+//! cargo run --release -p proofnum-tools --bin c4suite -- run games/suites/c4-late.txt
 //! # The same with less of the game's knowledge (see `connect4::knowledge`), and the reference
 //! # alpha-beta solver's time on the same lines
-//! cargo run --release --example c4suite -- run games/suites/c4-middle.txt --rules threats
-//! cargo run --release --example c4suite -- run games/suites/c4-middle.txt --reference
+//! cargo run --release -p proofnum-tools --bin c4suite -- run games/suites/c4-middle.txt --rules threats
+//! cargo run --release -p proofnum-tools --bin c4suite -- run games/suites/c4-middle.txt --reference
 //! # Pascal Pons' six test sets (not in the repository: `scripts/fetch-pons-sets DIR` gets
 //! # five; see games/suites/README.md), the value of every line, against the baseline
-//! cargo run --release --example c4suite -- pons --dir target/pons-sets \
+//! cargo run --release -p proofnum-tools --bin c4suite -- pons --dir target/pons-sets \
 //!     --baseline benches/baselines/connect4-pons.tsv
 //! ```
 //!
@@ -24,13 +24,9 @@
 use std::time::Instant;
 
 use clap::Parser;
+use proofnum_tools::{baseline, trace};
 
-#[path = "common/baseline.rs"]
-mod baseline;
-#[path = "common/trace.rs"]
-mod trace;
-
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, Status, Value};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::connect4::reference::{Position, Solver};

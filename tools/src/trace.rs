@@ -6,14 +6,12 @@
 //! the threshold pattern (how often the root switches between children, and how much each
 //! visit costs).
 
-#![allow(dead_code)] // each bench uses its part
-
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use proofnum::TableStats;
 use proofnum::game::{MoveList, Outcome, Player, RepetitionRule, Value};
-use proofnum::table::TableStats;
 use proofnum::{Entry, Game, Numbers, TranspositionTable};
 
 /// One entry of the search into a root child, until it returned to the root.

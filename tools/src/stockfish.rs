@@ -1,5 +1,5 @@
 //! A small driver for Stockfish over UCI: the independent chess referee of the suites, the
-//! suite runner and the side-by-side benchmark (`examples/chesssuite.rs`).
+//! suite runner and the side-by-side benchmark (`chesssuite`).
 //!
 //! It speaks only the part of UCI a referee needs: `uci`/`isready`, `setoption`,
 //! `ucinewgame`, `position fen ...`, `go nodes N`, `go mate N`, `go movetime T`, and reads

@@ -9,8 +9,6 @@
 //! build, table size and position; times are informative only (medians on a shared machine),
 //! so the comparison ranks positions by MID calls and never fails on time.
 
-#![allow(dead_code)] // each bench uses its part
-
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

@@ -3,20 +3,20 @@
 //! fill, memory and time (medians over `--runs`), and a summary line.
 //!
 //! ```sh
-//! cargo run --release --example bench -- connect4                      # the fixed suite
-//! cargo run --release --example bench -- connect4 --cache-compare      # 256 KiB vs 1 GiB table
-//! cargo run --release --example bench -- uttt --runs 1                 # the two self-play positions
-//! cargo run --release --example bench -- uttt --runs 1 --ablation      # each UTTT rule off in turn
-//! cargo run --release --example bench -- uttt --position 'O;...'       # other UTTT positions
-//! cargo run --release --example bench -- atarigo                       # the 6×6 crosscut
-//! cargo run --release --example bench -- atarigo --sweep --cap 300 --chart docs/src/atarigo-table1.png
+//! cargo run --release -p proofnum-tools --bin bench -- connect4                      # the fixed suite
+//! cargo run --release -p proofnum-tools --bin bench -- connect4 --cache-compare      # 256 KiB vs 1 GiB table
+//! cargo run --release -p proofnum-tools --bin bench -- uttt --runs 1                 # the two self-play positions
+//! cargo run --release -p proofnum-tools --bin bench -- uttt --runs 1 --ablation      # each UTTT rule off in turn
+//! cargo run --release -p proofnum-tools --bin bench -- uttt --position 'O;...'       # other UTTT positions
+//! cargo run --release -p proofnum-tools --bin bench -- atarigo                       # the 6×6 crosscut
+//! cargo run --release -p proofnum-tools --bin bench -- atarigo --sweep --cap 300 --chart docs/src/atarigo-table1.png
 //! ```
 //!
 //! Options: `--table-mib N` (default 64), `--epsilon F` (default 0.25; 0 is classic df-pn),
 //! `--weak-delta` (`DfpnConfig::weak_delta`),
 //! `--runs N` (default 3), `--cap SECONDS` (per solve; a capped run shows as unsolved).
 //!
-//! Memory is exactly what the example hands the solver: the table buffer and the stack buffer
+//! Memory is exactly what the program hands the solver: the table buffer and the stack buffer
 //! (`Dfpn::stack_bytes`); the solver allocates nothing else. Peak table fill is the fill at the
 //! end of a run: entries are replaced, never removed, so it only grows.
 

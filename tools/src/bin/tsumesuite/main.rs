@@ -3,13 +3,13 @@
 //! ```sh
 //! # The Open Tsume collection (160 problems of Shogi Zuko and Shogi Muso): proof, exact
 //! # length, a line replayed on a second move generator; one row a problem, totals at the end
-//! cargo run --release --example tsumesuite -- run games/suites/tsume-open.jsonl --cap 60
+//! cargo run --release -p proofnum-tools --bin tsumesuite -- run games/suites/tsume-open.jsonl --cap 60
 //! # Only some problems, and the mating lines for the external referee (scripts/)
-//! cargo run --release --example tsumesuite -- run games/suites/tsume-open.jsonl \
+//! cargo run --release -p proofnum-tools --bin tsumesuite -- run games/suites/tsume-open.jsonl \
 //!     --ids zukou-001,musou-001 --lines /tmp/lines.tsv
 //! # The proof alone (no length), one row per problem as tab-separated values, for the
 //! # side-by-side benchmark against cshogi's df-pn (scripts/tsume_bench.py)
-//! cargo run --release --example tsumesuite -- prove games/suites/tsume-open.jsonl --cap 60
+//! cargo run --release -p proofnum-tools --bin tsumesuite -- prove games/suites/tsume-open.jsonl --cap 60
 //! ```
 //!
 //! Each problem ends in one verdict:
@@ -46,7 +46,7 @@ use proofnum::{Dfpn, Limits, Player, Status, Table};
 use proofnum_games::shogi::mate::{Exactness, MateConfig, TsumeReport, solve_tsume_with};
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Tsume};
 
-/// A certificate gathered in memory (this example builds `proofnum` without `std`, whose
+/// A certificate gathered in memory (this program builds `proofnum` without `std`, whose
 /// `Vec` sink it then lacks).
 struct Bytes(Vec<u8>);
 
@@ -86,7 +86,7 @@ enum Command {
         /// external referee.
         #[arg(long)]
         lines: Option<String>,
-        /// Where a certificate per proof will be written (not yet available: see the docs).
+        /// Write a certificate per answer here (`<id>.cert`), each checked by `proofnum-check`.
         #[arg(long)]
         certificates: Option<String>,
     },

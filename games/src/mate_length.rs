@@ -1,0 +1,149 @@
+//! The mate-length search the mate games share: the attacker's shortest forced mate found by
+//! bounded searches, and the node and time budget that every search of one call shares.
+//!
+//! A game's bounded search answers "can the attacker mate within `k` of its moves?" (proven: the
+//! distance is at most `k`; disproven: it is more). [`bisect`] raises `k` from a first guess
+//! until a proof, then lowers it until a disproof: the distance N is exact when "within N" is
+//! proven and "within N − 1" disproven. What a move costs, how the answers are confirmed and
+//! which line is shown stay the game's: chess ([`crate::chess::mate`]) counts every attacker
+//! move, tsume-shogi ([`crate::shogi::mate`]) lets futile interpositions be captured for free.
+
+use std::time::{Duration, Instant};
+
+use proofnum::{Limits, Reason, Stats, Status};
+
+/// How [`bisect`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The smallest proven budget is the distance: the one below it was disproven (or it is 1).
+    Exact,
+    /// Stopped at the first proof, as asked (`exact` off): the distance is at most that budget.
+    FirstProof,
+    /// A search stopped for this reason, or no budget up to the largest was proven
+    /// ([`Reason::DepthLimit`]); a budget proven before stands as an upper bound.
+    Stopped(Reason),
+}
+
+/// The mate distance by bounded searches (`within(k)`: "a mate within k moves?", with an
+/// optional hint of a smaller k to try next after a proof: the proof's own line length): up
+/// from `guess` to a proof, then down to a disproof; with `exact` off, stops at the first
+/// proof. Returns the smallest k proven (`None` before any proof) and how the search ended.
+pub(crate) fn bisect(
+    guess: u32,
+    max_budget: u32,
+    exact: bool,
+    mut within: impl FnMut(u32) -> (Status, Option<u32>),
+) -> (Option<u32>, Ending) {
+    let (mut upper, mut k) = (None, guess);
+    let mut lower = 0; // no mate within `lower` moves is known
+    let ending = loop {
+        let (status, hint) = within(k);
+        match status {
+            Status::Proven => {
+                upper = Some(k);
+                if k == lower + 1 {
+                    break Ending::Exact;
+                }
+                if !exact {
+                    break Ending::FirstProof;
+                }
+                // Down to the hint or one step while every step proves (the guess is usually
+                // close), bisect once a disproof is known.
+                k = if lower == 0 {
+                    hint.map_or(k - 1, |hint| hint.clamp(1, k - 1))
+                } else {
+                    (lower + k) / 2
+                };
+            }
+            Status::Disproven => {
+                lower = k;
+                k = match upper {
+                    Some(u) if u == k + 1 => break Ending::Exact,
+                    Some(u) => (k + u) / 2,
+                    None if k >= max_budget => break Ending::Stopped(Reason::DepthLimit),
+                    None => (k * 2).min(max_budget),
+                };
+            }
+            Status::Unknown(reason) => break Ending::Stopped(reason),
+        }
+    };
+    (upper, ending)
+}
+
+/// The limits shared by every search of one mate-length call: each search gets what is left of
+/// the nodes and the time.
+pub(crate) struct Budget {
+    /// When the call began.
+    pub start: Instant,
+    /// The time allowed from `start`.
+    pub max_time: Option<Duration>,
+    /// Positions left for the searches to come.
+    pub nodes_left: u64,
+}
+
+impl Budget {
+    /// Runs `search` with the nodes and time left.
+    pub fn with_limits<R>(&self, search: impl FnOnce(&mut Limits<'_>) -> R) -> R {
+        let start = self.start;
+        let mut clock = move || start.elapsed().as_micros() as u64;
+        let mut limits = Limits::nodes(self.nodes_left);
+        if let Some(max) = self.max_time {
+            limits.clock = Some(&mut clock);
+            limits.max_time_us = max.saturating_sub(start.elapsed()).as_micros() as u64;
+        }
+        search(&mut limits)
+    }
+
+    /// Charges a search's counters to the budget and to `total`.
+    pub fn charge(&mut self, total: &mut Stats, stats: &Stats) {
+        self.nodes_left = self.nodes_left.saturating_sub(stats.nodes);
+        total.accumulate(stats);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `bisect` against a made-up distance: every `within(k)` answers `k >= distance`.
+    fn run(distance: u32, guess: u32, exact: bool, hint: Option<u32>) -> (Option<u32>, Ending) {
+        bisect(guess, 64, exact, |k| {
+            let status = if k >= distance {
+                Status::Proven
+            } else {
+                Status::Disproven
+            };
+            (status, hint)
+        })
+    }
+
+    #[test]
+    fn finds_the_distance_from_any_guess() {
+        for distance in 1..=20 {
+            for guess in 1..=30 {
+                assert_eq!(
+                    run(distance, guess, true, None),
+                    (Some(distance), Ending::Exact)
+                );
+                assert_eq!(
+                    run(distance, guess, true, Some(1)),
+                    (Some(distance), Ending::Exact)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stops_at_the_first_proof_when_not_exact() {
+        assert_eq!(run(3, 7, false, None), (Some(7), Ending::FirstProof));
+        assert_eq!(run(3, 1, false, None), (Some(4), Ending::FirstProof));
+    }
+
+    #[test]
+    fn no_mate_within_the_largest_budget_is_a_depth_limit() {
+        assert_eq!(
+            run(100, 5, true, None),
+            (None, Ending::Stopped(Reason::DepthLimit))
+        );
+    }
+}

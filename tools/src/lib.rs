@@ -1,0 +1,20 @@
+//! What proofnum's suite runners, benchmarks and referees share; the programs themselves are
+//! this package's binaries (`cargo run --release -p proofnum-tools --bin NAME -- --help`):
+//!
+//! - `chesssuite`: chess mate suites refereed by Stockfish (generate, run, bench, prove, dive);
+//! - `chess_mates`: the chess knowledge ablation and mate distances;
+//! - `tsumesuite`: tsume-shogi suites (proof, length, every line replayed on rsshogi);
+//! - `c4suite`: Connect Four suites against an independent alpha-beta solver;
+//! - `uttt_suite`: Ultimate Tic-Tac-Toe positions against a committed baseline;
+//! - `bench`: the games' benchmark workloads and the Atari Go chart.
+//!
+//! The modules:
+//! - [`stockfish`]: a Stockfish driver over UCI, the chess suites' independent referee;
+//! - [`baseline`]: the committed baselines' format and the comparison of a run with one;
+//! - [`trace`]: where a df-pn search spends its MID calls, measured from outside the core.
+//!
+//! Nothing here is part of the solver or published: these programs measure and check it.
+
+pub mod baseline;
+pub mod stockfish;
+pub mod trace;

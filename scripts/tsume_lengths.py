@@ -15,8 +15,12 @@ counts every ply, futile interpositions included, so:
   futile-interposition rule (games/src/shogi/mate.rs), which cshogi does not apply.
 
 A depth-limited df-pn is a second opinion, not a proof: its table does not key results by the
-depth left. Prints a line per difference and a summary; exits 1 when cshogi contradicts a
-length.
+depth left, and its move generator leaves out some moves that do not promote. On musou-071
+(record 25, proofnum 27) it "mates" in 11 plies, R*9h 8h7g N*6i 8i6i+ P*7h ..., in 12 nodes,
+never trying White's 8i6i without promotion, after which both programs find no mate at all
+(the unpromoted rook no longer guards 7h, so P*7h would be mate by a pawn drop). So a
+disagreement is printed as disputed, to settle by hand, not as a proofnum error. Prints a line
+per difference and a summary; exits 1 when any is disputed.
 """
 
 import argparse
@@ -73,7 +77,7 @@ def main() -> int:
         word = {True: "mate", False: "no mate", None: "node limit"}
         if vs == ">":
             verdict = {
-                True: "CONTRADICTED: cshogi mates within the record",
+                True: "DISPUTED: cshogi mates within the record (settle by hand)",
                 False: "the record missed a defence (cshogi: no mate within it)",
                 None: "open (cshogi's node limit)",
             }[at_record]
@@ -90,7 +94,7 @@ def main() -> int:
 
     print(f"lengths: {counts['=']} equal to the record, {counts['<']} shorter, {counts['>']} longer, "
           f"{counts['bound']} bounds only, {counts['none']} without a length; "
-          f"{contradicted} contradicted by cshogi")
+          f"{contradicted} disputed by cshogi")
     return 1 if contradicted else 0
 
 

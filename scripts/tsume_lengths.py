@@ -8,8 +8,9 @@ proofnum) whether a mate exists within the record's plies and within proofnum's.
 counts every ply, futile interpositions included, so:
 
 - proofnum longer than the record: cshogi finding a mate within the record would contradict
-  proofnum (whose lengths never count more than every ply); cshogi finding none says the record
-  missed a defence (cshogi's line shows one).
+  proofnum (whose lengths never count more than every ply); cshogi finding none says that,
+  counting every ply, White has a defence longer than the record's: the record either missed
+  it or counts it futile by a wider rule than proofnum's (cshogi cannot tell the two apart).
 - proofnum shorter than the record: cshogi finding a mate within proofnum's length confirms a
   shorter mate the record missed; cshogi finding none means the shorter length rests on the
   futile-interposition rule (games/src/shogi/mate.rs), which cshogi does not apply.
@@ -78,7 +79,7 @@ def main() -> int:
         if vs == ">":
             verdict = {
                 True: "DISPUTED: cshogi mates within the record (settle by hand)",
-                False: "the record missed a defence (cshogi: no mate within it)",
+                False: "a longer defence than the record's (cshogi: no mate within it): missed, or futile by a wider rule",
                 None: "open (cshogi's node limit)",
             }[at_record]
             contradicted += at_record is True

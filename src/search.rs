@@ -32,8 +32,8 @@ use crate::value::ValueResult;
 ///
 /// ```
 /// use proofnum::{Answer, Search, ValueAnswer};
-/// use proofnum::table::Table;
-/// use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig, Value};
+/// use proofnum::{Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig};
+/// use proofnum::{Table, Value};
 ///
 /// /// Take one or two stones; whoever takes the last stone wins.
 /// #[derive(Clone)]

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, NO_ENCODING, Rng, Shape, TicTacToe};
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits, Player, Status, Verdict};
 use proofnum_check::{Certificate, CheckError, Fault, Limits as CheckLimits, Record, check, read};
 

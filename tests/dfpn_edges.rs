@@ -5,7 +5,7 @@ mod common;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::TicTacToe;
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Job, Limits, MemoryError, MoveList, Numbers, Outcome, Player, Reason,
     RepetitionRule, Status, TableError, Value,

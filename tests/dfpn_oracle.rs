@@ -9,7 +9,7 @@ mod common;
 
 use common::oracle::Case;
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, LEAVES, Rng, Shape, TicTacToe};
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Epsilon, Limits, Player, Status, Value, Verdict};
 
 /// Table sizes in buckets: one bucket (maximally lossy) to roomy.

@@ -15,7 +15,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::Rng;
-use proofnum::table::Table;
+use proofnum::Table;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig, RepetitionRule,
     Status,

@@ -18,11 +18,11 @@
 mod common;
 
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape};
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     Dfpn, DfpnConfig, Limits, ParallelConfig, ParallelLimits, ParallelSolver, Player, Pns,
     PnsConfig, SearchResult, Status, Value,
 };
+use proofnum::{SharedTable, Table};
 
 const MAX_DEPTH: usize = 48;
 const MAX_MOVES: usize = 8;

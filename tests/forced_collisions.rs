@@ -13,11 +13,11 @@ mod common;
 
 use common::doors::Doors;
 use proofnum::confirm::MAX_SEARCHES;
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     Dfpn, DfpnConfig, Limits, ParallelConfig, ParallelLimits, ParallelSolver, Player, Pns,
     PnsConfig, Reason, Status, Verdict,
 };
+use proofnum::{SharedTable, Table};
 use proofnum_check::{CheckError, Fault, Limits as CheckLimits, check, read};
 
 const SAME: u64 = 0xC0FF_EE00_1234_5678;
@@ -185,7 +185,7 @@ fn unmix64(mut x: u64) -> u64 {
 #[test]
 fn keys_that_differ_only_where_an_unsolved_entry_does_not_look_cost_no_answer() {
     use proofnum::Numbers;
-    use proofnum::table::{Entry, TranspositionTable, position_key};
+    use proofnum::{Entry, TranspositionTable, position_key};
     let attacker = Player::First;
     let salt = unmix64(position_key(0, attacker, 0));
     assert_eq!(
@@ -262,7 +262,7 @@ impl proofnum::Game for PastTheEnd {
 #[test]
 fn a_finished_game_the_table_calls_unsolved_is_not_searched_past_its_end() {
     use proofnum::Numbers;
-    use proofnum::table::{Entry, TranspositionTable, position_key};
+    use proofnum::{Entry, TranspositionTable, position_key};
     // The table says the finished position is unsolved (a false match, or a forged table):
     // the search must ask the game's outcome before expanding it. Searching past the end ran
     // to the node or depth limit instead (and in games whose line past the end is finite,

@@ -7,11 +7,11 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use common::TicTacToe;
-use proofnum::table::{SharedTable, Table};
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MemoryError, MoveList, Outcome, ParallelConfig, ParallelLimits,
     ParallelProgress, ParallelSolver, Player, Reason, Status, Value,
 };
+use proofnum::{SharedTable, Table};
 use proofnum_games::connect4::{ConnectFour, suite};
 
 fn config(threads: usize, job_work: u64) -> ParallelConfig {

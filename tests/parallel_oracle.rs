@@ -13,8 +13,8 @@ mod common;
 
 use common::oracle::Case;
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape};
-use proofnum::table::{SharedTable, Table};
 use proofnum::{DfpnConfig, Epsilon, ParallelConfig, ParallelLimits, ParallelSolver, Value};
+use proofnum::{SharedTable, Table};
 
 const TABLE_BUCKETS: [usize; 4] = [1, 4, 64, 4096];
 const THREADS: [usize; 4] = [1, 2, 3, 8];

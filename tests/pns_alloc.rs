@@ -10,8 +10,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use common::TicTacToe;
+use proofnum::Table;
 use proofnum::TranspositionNumbers;
-use proofnum::table::Table;
 use proofnum::{Limits, Player, Pns, PnsConfig, Reason, Status};
 
 struct Counting;

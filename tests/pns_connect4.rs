@@ -1,8 +1,8 @@
 //! PNS and PN² on Connect Four against the independent alpha-beta reference solver of
 //! `proofnum-games` (itself checked against brute force and published scores there).
 
+use proofnum::Table;
 use proofnum::TranspositionNumbers;
-use proofnum::table::Table;
 use proofnum::{Game, Limits, Outcome, Player, Pns, PnsConfig, Reason, Status, Value};
 use proofnum_games::connect4::Board;
 use proofnum_games::connect4::reference::{Position, Solver};

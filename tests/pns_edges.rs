@@ -7,9 +7,9 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::TicTacToe;
+use proofnum::Table;
 use proofnum::TranspositionNumbers;
 use proofnum::dfpn::Job;
-use proofnum::table::Table;
 use proofnum::{
     Game, Limits, MemoryError, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason,
     RepetitionRule, Status, Value,

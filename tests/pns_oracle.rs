@@ -19,8 +19,8 @@ use std::rc::Rc;
 
 use common::oracle::{Case, OnGraph};
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Node, Rng, Shape, TicTacToe};
+use proofnum::Table;
 use proofnum::TranspositionNumbers;
-use proofnum::table::Table;
 use proofnum::{
     Dfpn, Game, Limits, MoveList, Numbers, Outcome, Player, Pns, PnsConfig, Reason, RepetitionRule,
     Status, Value, Verdict,

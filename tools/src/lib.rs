@@ -11,10 +11,12 @@
 //! The modules:
 //! - [`stockfish`]: a Stockfish driver over UCI, the chess suites' independent referee;
 //! - [`baseline`]: the committed baselines' format and the comparison of a run with one;
-//! - [`trace`]: where a df-pn search spends its MID calls, measured from outside the core.
+//! - [`trace`]: where a df-pn search spends its MID calls, measured from outside the core;
+//! - [`rng`]: the suite generators' random numbers.
 //!
 //! Nothing here is part of the solver or published: these programs measure and check it.
 
 pub mod baseline;
+pub mod rng;
 pub mod stockfish;
 pub mod trace;

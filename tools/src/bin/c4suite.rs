@@ -24,6 +24,7 @@
 use std::time::Instant;
 
 use clap::Parser;
+use proofnum_tools::rng::Rng;
 use proofnum_tools::{baseline, trace};
 
 use proofnum::Table;
@@ -151,19 +152,6 @@ fn parse_stones(text: &str) -> Result<(usize, usize), String> {
         return Err(bad());
     }
     Ok((a, b))
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
 }
 
 fn generate(stones: (usize, usize), count: usize, seed: u64) {

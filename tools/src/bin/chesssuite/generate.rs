@@ -21,6 +21,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use cozy_chess::{Board, Color, GameStatus, Move};
+use proofnum_tools::rng::Rng;
 use proofnum_tools::stockfish::{Go, Score, Stockfish};
 
 use crate::epd;
@@ -67,19 +68,6 @@ pub struct Options {
     /// Stop after this many games even if buckets are not full.
     #[arg(long, default_value_t = 1000)]
     pub max_games: usize,
-}
-
-/// SplitMix64.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
 }
 
 fn legal_moves(board: &Board) -> Vec<Move> {

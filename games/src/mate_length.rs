@@ -24,18 +24,45 @@ pub(crate) enum Ending {
     Stopped(Reason),
 }
 
+/// The least the length searches spend deepening from below ([`deepen`]) before they turn
+/// to the proof's guess: as many positions as the proof took, and at least this many.
+pub(crate) const DEEPEN_MIN_NODES: u64 = 200_000;
+
+/// Iterative deepening from below: `within(k)` for k = 1, 2, … up to `max_budget` while each
+/// is disproven. Cheap where the distance is short: each search finds the deeper budgets of
+/// the one before in the table (a budget is part of the position), and the first proof is
+/// exact at once, its budget less one being disproven. Returns the largest k disproven (0:
+/// none), and the first k proven or the reason a search stopped.
+pub(crate) fn deepen(
+    max_budget: u32,
+    mut within: impl FnMut(u32) -> Status,
+) -> (u32, Result<u32, Reason>) {
+    let mut lower = 0;
+    while lower < max_budget {
+        match within(lower + 1) {
+            Status::Disproven => lower += 1,
+            Status::Proven => return (lower, Ok(lower + 1)),
+            Status::Unknown(reason) => return (lower, Err(reason)),
+        }
+    }
+    (lower, Err(Reason::DepthLimit))
+}
+
 /// The mate distance by bounded searches (`within(k)`: "a mate within k moves?", with an
 /// optional hint of a smaller k to try next after a proof: the proof's own line length): up
 /// from `guess` to a proof, then down to a disproof; with `exact` off, stops at the first
-/// proof. Returns the smallest k proven (`None` before any proof) and how the search ended.
+/// proof. `lower`: no mate within that many moves is known already (0: nothing known).
+/// Returns the smallest k proven (`None` before any proof) and how the search ended.
 pub(crate) fn bisect(
     guess: u32,
     max_budget: u32,
     exact: bool,
+    lower: u32,
     mut within: impl FnMut(u32) -> (Status, Option<u32>),
 ) -> (Option<u32>, Ending) {
-    let (mut upper, mut k) = (None, guess);
-    let mut lower = 0; // no mate within `lower` moves is known
+    let mut lower = lower; // no mate within `lower` moves is known
+    let mut disproven_here = false;
+    let (mut upper, mut k) = (None, guess.max(lower + 1).min(max_budget));
     let ending = loop {
         let (status, hint) = within(k);
         match status {
@@ -48,15 +75,17 @@ pub(crate) fn bisect(
                     break Ending::FirstProof;
                 }
                 // Down to the hint or one step while every step proves (the guess is usually
-                // close), bisect once a disproof is known.
-                k = if lower == 0 {
-                    hint.map_or(k - 1, |hint| hint.clamp(1, k - 1))
-                } else {
+                // close, and a disproof far below it costs more than proofs near it), bisect
+                // once a disproof here is known.
+                k = if disproven_here {
                     (lower + k) / 2
+                } else {
+                    hint.map_or(k - 1, |hint| hint.clamp(lower + 1, k - 1))
                 };
             }
             Status::Disproven => {
                 lower = k;
+                disproven_here = true;
                 k = match upper {
                     Some(u) if u == k + 1 => break Ending::Exact,
                     Some(u) => (k + u) / 2,
@@ -107,7 +136,7 @@ mod tests {
 
     /// `bisect` against a made-up distance: every `within(k)` answers `k >= distance`.
     fn run(distance: u32, guess: u32, exact: bool, hint: Option<u32>) -> (Option<u32>, Ending) {
-        bisect(guess, 64, exact, |k| {
+        bisect(guess, 64, exact, 0, |k| {
             let status = if k >= distance {
                 Status::Proven
             } else {
@@ -137,6 +166,42 @@ mod tests {
     fn stops_at_the_first_proof_when_not_exact() {
         assert_eq!(run(3, 7, false, None), (Some(7), Ending::FirstProof));
         assert_eq!(run(3, 1, false, None), (Some(4), Ending::FirstProof));
+    }
+
+    #[test]
+    fn finds_the_distance_from_a_known_lower_bound() {
+        for distance in 2..=20 {
+            for lower in 1..distance {
+                for guess in 1..=30 {
+                    let ended = bisect(guess, 64, true, lower, |k| {
+                        assert!(k > lower, "searched {k}, known disproven up to {lower}");
+                        let proven = k >= distance;
+                        let status = if proven {
+                            Status::Proven
+                        } else {
+                            Status::Disproven
+                        };
+                        (status, None)
+                    });
+                    assert_eq!(ended, (Some(distance), Ending::Exact));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deepening_stops_at_the_first_proof_or_limit() {
+        let status = |distance: u32, limit: u32| {
+            move |k: u32| match k {
+                k if k > limit => Status::Unknown(Reason::NodeLimit),
+                k if k >= distance => Status::Proven,
+                _ => Status::Disproven,
+            }
+        };
+        assert_eq!(deepen(64, status(5, 64)), (4, Ok(5)));
+        assert_eq!(deepen(64, status(1, 64)), (0, Ok(1)));
+        assert_eq!(deepen(64, status(9, 3)), (3, Err(Reason::NodeLimit)));
+        assert_eq!(deepen(6, status(9, 64)), (6, Err(Reason::DepthLimit)));
     }
 
     #[test]

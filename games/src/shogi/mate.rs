@@ -39,9 +39,14 @@
 //!
 //! [`solve_tsume`] first proves (or disproves) the mate with df-pn on [`Tsume`] (the rules of
 //! the game, every interposition allowed: a proof is a tsume, a disproof says there is none).
-//! The proof's principal variation gives a first guess of N; then `MateWithin(k)` searches
-//! raise `k` until a proof and lower it until a disproof, all in one table (entries of
-//! different budgets have different hashes). N is exact when `MateWithin(N)` is proven and
+//! Then `MateWithin(k)` searches, all in one table (entries of different budgets have
+//! different hashes): first k = 1, 2, … while that is cheap (as many positions as the proof
+//! took, at least 200,000; the first proof is exact at once, and each search finds the
+//! smaller budgets of the one before in the table); then from the proof's principal
+//! variation as a guess of N, raising `k` until a proof and lowering it until a disproof.
+//! Deepening settles short mates that a search at the guess cannot (musou-047: the proof's
+//! line is 53 plies, the mate 15, and `MateWithin(27)` was still open after 30 s; deepening
+//! makes it exact in 9 s); the guess settles long ones. N is exact when `MateWithin(N)` is proven and
 //! `MateWithin(N − 1)` disproven; a limit on the way leaves an upper bound or nothing, and the
 //! report says which ([`Exactness`]).
 //!
@@ -63,7 +68,7 @@ use proofnum::{
 };
 
 use super::{Knowledge, MAX_MOVES, Move, Tsume};
-use crate::mate_length::{Budget, Ending, bisect};
+use crate::mate_length::{Budget, DEEPEN_MIN_NODES, Ending, bisect, deepen};
 
 /// The tsume game with a budget of Black moves and free captures of futile interpositions.
 /// See the module docs.
@@ -520,15 +525,35 @@ pub fn solve_tsume_with(
     };
     let mut within = MateWithin::new(tsume.clone(), 0);
     let max_budget = (config.max_plies / 2) as u32;
-    let (upper, ending) = bisect(guess.min(max_budget), max_budget, true, |k| {
+    // From below first, while that is cheap (as many positions as the proof took, at least
+    // DEEPEN_MIN_NODES): a short mate is then exact without a search at a loose budget, where
+    // df-pn can wander as long as the proof's own roundabout line (musou-047: a 53-ply line
+    // for a 15-ply mate). Then from the proof's guess, knowing the budgets disproven.
+    let mut deepen_nodes = report.proof_stats.nodes.max(DEEPEN_MIN_NODES);
+    let (lower, deepened) = deepen(max_budget, |k| {
         within.budget = k;
-        let result =
-            budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
+        let cheap = Budget {
+            nodes_left: budget.nodes_left.min(deepen_nodes),
+            ..budget
+        };
+        let result = cheap.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
+        deepen_nodes = deepen_nodes.saturating_sub(result.stats.nodes);
         budget.charge(&mut report.stats, &result.stats);
-        // The proof's own line is a guess at a shorter bound (its defence need not be the
-        // longest: the guess is then disproven and the bisection goes on).
-        (result.status, Some(u32::from(result.distance).div_ceil(2)))
+        result.status
     });
+    let (upper, ending) = match deepened {
+        Ok(n) => (Some(n), Ending::Exact),
+        Err(_) if lower >= max_budget => (None, Ending::Stopped(Reason::DepthLimit)),
+        Err(_) => bisect(guess.min(max_budget), max_budget, true, lower, |k| {
+            within.budget = k;
+            let result =
+                budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
+            budget.charge(&mut report.stats, &result.stats);
+            // The proof's own line is a guess at a shorter bound (its defence need not be the
+            // longest: the guess is then disproven and the bisection goes on).
+            (result.status, Some(u32::from(result.distance).div_ceil(2)))
+        }),
+    };
     report.exactness = match (ending, upper) {
         (Ending::Exact, _) => Exactness::Exact,
         (Ending::FirstProof, _) => Exactness::UpperBoundNotChecked, // not asked for: exact is on

@@ -24,7 +24,7 @@ pub(crate) enum Ending {
     Stopped(Reason),
 }
 
-/// The least the length searches spend deepening from below ([`deepen`]) before they turn
+/// The least the tsume length search spends deepening from below ([`deepen`]) before it turns
 /// to the proof's guess: as many positions as the proof took, and at least this many.
 pub(crate) const DEEPEN_MIN_NODES: u64 = 200_000;
 

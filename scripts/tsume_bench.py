@@ -6,10 +6,11 @@ Run on demand (it is no test):
     python3 -m venv /tmp/venv && /tmp/venv/bin/pip install cshogi
     /tmp/venv/bin/python scripts/tsume_bench.py --cap 60 --table-mib 1024
 
-proofnum runs first, all problems in one process (`tsumesuite prove`: df-pn's proof alone, a
-fresh table of --table-mib per problem, the time limit --cap); then cshogi's `DfPn` (its C++
-df-pn; cshogi is GPL-3.0 and runs here only as a separate process) on each problem in a child
-process killed at the cap. Both answer the same question, "is it a mate?" (no mate length):
+Problem by problem, proofnum first (`tsumesuite prove` on that problem: df-pn's proof alone, a
+fresh table of --table-mib, the time limit --cap), then cshogi's `DfPn` (its C++ df-pn; cshogi
+is GPL-3.0 and runs here only as a separate process) in a child process killed at the cap: on a
+shared machine both programs then see the same load (run one after the other over the whole
+suite, as this script first did, the ratio moved from 1.02 to 1.14 with the load). Both answer the same question, "is it a mate?" (no mate length):
 times are wall-clock seconds of the search alone, each program's own measurement, on the
 same machine in the same run, one after the other. Prints one row a problem, then: how many
 each proves, on how many of the problems both prove proofnum is faster, and the totals with
@@ -43,20 +44,26 @@ def read_suite(path, ids, max_plies):
     return problems
 
 
-def run_proofnum(args, ids):
-    command = ["cargo", "run", "--quiet", "--release", "-p", "proofnum-tools", "--bin",
-               "tsumesuite", "--",
-               "prove", args.suite, "--cap", str(args.cap), "--table-mib", str(args.table_mib),
-               "--max-plies", str(args.max_plies)]
-    if ids:
-        command += ["--ids", ",".join(ids)]
+def build_proofnum():
+    """Builds `tsumesuite` once; returns its path."""
+    command = ["cargo", "build", "--quiet", "--release", "-p", "proofnum-tools", "--bin",
+               "tsumesuite"]
     print("+", " ".join(command), file=sys.stderr)
+    subprocess.run(command, check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", "target")
+    return os.path.join(target, "release", "tsumesuite")
+
+
+def run_proofnum(binary, args, problem_id):
+    """proofnum's proof of one problem in its own process: (status, seconds, MID calls)."""
+    command = [binary, "prove", args.suite, "--cap", str(args.cap), "--table-mib",
+               str(args.table_mib), "--ids", problem_id]
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    rows = {}
     for line in output.splitlines()[1:]:
         problem, status, seconds, mid_calls, _positions, _depth = line.split("\t")
-        rows[problem] = (status, float(seconds), int(mid_calls))
-    return rows
+        if problem == problem_id:
+            return (status, float(seconds), int(mid_calls))
+    return ("missing", args.cap, 0)
 
 
 def run_cshogi(sfen, cap):
@@ -86,14 +93,15 @@ def main():
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ids = [i for i in args.ids.split(",") if i]
     problems = read_suite(args.suite, ids, args.max_plies)
-    ours = run_proofnum(args, ids)
+    binary = build_proofnum()
 
     print(f"{'problem':<10} {'record':>6} {'proofnum':>10} {'s':>8} {'MID calls':>12} "
           f"{'cshogi':>10} {'s':>8} {'nodes':>12} {'cshogi/proofnum':>16}")
     both = faster = only_ours = only_theirs = 0
     total_ours = total_theirs = 0.0
     for problem in problems:
-        status, seconds, mid_calls = ours.get(problem["id"], ("missing", args.cap, 0))
+        # One problem at a time, each program in turn, so both see the same load.
+        status, seconds, mid_calls = run_proofnum(binary, args, problem["id"])
         proven = status == "proven"
         seconds = seconds if proven else args.cap
         their_status, their_seconds, nodes = run_cshogi(problem["sfen"], args.cap)

@@ -6,9 +6,9 @@
 //! interpositions, 合駒, figure 3: a discovered check by a bishop along the long diagonal, to
 //! which every interposition is futile, is a 1-ply mate, not a 15-ply one).
 
-use proofnum::Status;
-use proofnum_games::shogi::Tsume;
-use proofnum_games::shogi::mate::{Exactness, MateConfig, solve_tsume};
+use proofnum::{Dfpn, Game, Player, Status, Table};
+use proofnum_games::shogi::mate::{Exactness, MateConfig, MateWithin, solve_tsume};
+use proofnum_games::shogi::{Knowledge, MAX_MOVES, Move, Tsume};
 
 const CONFIG: MateConfig = MateConfig {
     table_bytes: 16 << 20,
@@ -127,5 +127,130 @@ fn packed_hands_compare_kind_by_kind() {
     assert_eq!(
         tsume.packed_hand(haitaka::Color::Black),
         pack_hand(&[0, 0, 0, 0, 0, 0, 1])
+    );
+}
+
+/// The suite's problems: id, SFEN and the recorded line in USI.
+fn suite() -> Vec<(String, String, Vec<String>)> {
+    let text = include_str!("../suites/tsume-open.jsonl");
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let field = |name: &str| {
+                let key = format!("\"{name}\": \"");
+                let start = line.find(&key).unwrap() + key.len();
+                let end = start + line[start..].find('"').unwrap();
+                line[start..end].to_string()
+            };
+            let line = field("solution_usi");
+            let moves = line.split_whitespace().map(str::to_string).collect();
+            (field("id"), field("sfen"), moves)
+        })
+        .collect()
+}
+
+/// The mate-length game by brute force, from the rules alone (`Tsume`'s legal moves and checks,
+/// no knowledge): can Black, to move with `budget` counted moves, mate, where a check that
+/// captures White's drop on `drop` may be played for free, the piece thrown away?
+fn black_mates(tsume: &mut Tsume, budget: u32, drop: Option<haitaka::Square>) -> bool {
+    for mv in tsume.checks() {
+        if drop == Some(mv.to()) && !mv.is_drop() {
+            tsume.play(mv.discarding());
+            let mated = white_mated(tsume, budget);
+            tsume.undo(mv.discarding());
+            if mated {
+                return true;
+            }
+        }
+        if budget >= 1 {
+            tsume.play(mv);
+            let mated = white_mated(tsume, budget - 1);
+            tsume.undo(mv);
+            if mated {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// White to move (in check) loses whatever it plays: mated now, or every reply is answered by a
+/// mate within the budget; without budget, a board move escapes (only a drop can be taken for
+/// free).
+fn white_mated(tsume: &mut Tsume, budget: u32) -> bool {
+    for reply in tsume.legal_moves() {
+        if budget == 0 && !reply.is_drop() {
+            return false;
+        }
+        tsume.play(reply);
+        let mated = black_mates(tsume, budget, reply.is_drop().then(|| reply.to()));
+        tsume.undo(reply);
+        if !mated {
+            return false;
+        }
+    }
+    true
+}
+
+/// `MateWithin(k)` as df-pn solves it, with every piece of knowledge (mate in one, the settled
+/// last move) against the brute force, on the positions of the recorded lines one, two and
+/// three Black moves before their mates, for budgets 1 and 2: the game's shortcuts must not
+/// change an answer.
+#[test]
+fn mate_within_agrees_with_brute_force() {
+    let mut table_bytes = vec![0u8; 4 << 20];
+    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(64, MAX_MOVES)];
+    let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, 64, MAX_MOVES, Default::default()).unwrap();
+    let (mut checked, mut mates) = (0, 0);
+    for (id, sfen, line) in suite().into_iter().filter(|(_, _, l)| l.len() <= 13) {
+        let mut tsume = Tsume::from_sfen(&sfen).unwrap();
+        let moves: Vec<Move> = line
+            .iter()
+            .map(|usi| {
+                let mv = tsume.parse_move(usi).unwrap();
+                tsume.play(mv);
+                mv
+            })
+            .collect();
+        for &mv in moves.iter().rev() {
+            tsume.undo(mv);
+        }
+        for before in [1, 3, 5] {
+            let Some(start) = moves.len().checked_sub(before) else {
+                continue;
+            };
+            let mut position = Tsume::from_sfen(&sfen).unwrap();
+            for &mv in &moves[..start] {
+                position.play(mv);
+            }
+            for budget in 1..=2 {
+                let rules_only = position.clone().with_knowledge(Knowledge::NONE);
+                let expected = black_mates(&mut rules_only.clone(), budget, None);
+                let mut within = MateWithin::new(position.clone(), budget);
+                let mut table = Table::new(&mut table_bytes).unwrap();
+                let result = dfpn.solve(
+                    &mut within,
+                    Player::First,
+                    &mut table,
+                    &mut Default::default(),
+                );
+                let found = match result.status {
+                    Status::Proven => true,
+                    Status::Disproven => false,
+                    Status::Unknown(reason) => panic!("{id} -{before}, budget {budget}: {reason}"),
+                };
+                assert_eq!(
+                    found, expected,
+                    "{id}, {before} plies before the end, budget {budget}"
+                );
+                checked += 1;
+                mates += usize::from(found);
+            }
+        }
+    }
+    // Both answers occur often enough for the comparison to mean something.
+    assert!(
+        checked >= 60 && mates >= 20 && checked - mates >= 20,
+        "{checked} {mates}"
     );
 }

@@ -10,7 +10,8 @@ Problem by problem, proofnum first (`tsumesuite prove` on that problem: df-pn's 
 fresh table of --table-mib, the time limit --cap), then cshogi's `DfPn` (its C++ df-pn; cshogi
 is GPL-3.0 and runs here only as a separate process) in a child process killed at the cap: on a
 shared machine both programs then see the same load (run one after the other over the whole
-suite, as this script first did, the ratio moved from 1.02 to 1.14 with the load). Both answer the same question, "is it a mate?" (no mate length):
+suite, as this script first did, the ratio moved from 1.02 to 1.14 with the load). Both
+answer the same question, "is it a mate?" (no mate length):
 times are wall-clock seconds of the search alone, each program's own measurement, on the
 same machine in the same run, one after the other. Prints one row a problem, then: how many
 each proves, on how many of the problems both prove proofnum is faster, and the totals with

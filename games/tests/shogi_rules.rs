@@ -11,6 +11,9 @@
 //! of the start position (30, 900, 25,470, 719,731, 19,861,490) are the standard figures that
 //! independent shogi programs agree on (YaneuraOu's and rsshogi's perft tables).
 
+#[path = "common/tsume_suite.rs"]
+mod tsume_suite;
+
 use std::collections::BTreeSet;
 
 use proofnum::{Game, MoveList, Outcome, Player};
@@ -30,18 +33,11 @@ const TWO_PAWNS: &str = "4k4/9/9/9/9/9/PPPPPPPP1/9/4K4 b P2r2b4g4s4n4l9p 1";
 /// the king's diagonal blocked by a white piece, a rook on the king's diagonal (no check).
 const DISCOVERIES: &str = "4k4/9/4S1g2/9/4R1B2/9/2R6/9/9 b GN2Pb2g3s3n4l16p 1";
 
+/// The suite's problems as (id, SFEN).
 fn problems() -> Vec<(String, String)> {
-    let text = include_str!("../suites/tsume-open.jsonl");
-    text.lines()
-        .map(|line| {
-            let field = |name: &str| {
-                let key = format!("\"{name}\": \"");
-                let start = line.find(&key).unwrap() + key.len();
-                let end = start + line[start..].find('"').unwrap();
-                line[start..end].to_string()
-            };
-            (field("id"), field("sfen"))
-        })
+    tsume_suite::problems()
+        .into_iter()
+        .map(|p| (p.id, p.sfen))
         .collect()
 }
 

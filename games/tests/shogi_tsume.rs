@@ -6,6 +6,9 @@
 //! interpositions, 合駒, figure 3: a discovered check by a bishop along the long diagonal, to
 //! which every interposition is futile, is a 1-ply mate, not a 15-ply one).
 
+#[path = "common/tsume_suite.rs"]
+mod tsume_suite;
+
 use proofnum::{Dfpn, Game, Player, Status, Table};
 use proofnum_games::shogi::mate::{Exactness, MateConfig, MateWithin, solve_tsume};
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Move, Tsume};
@@ -130,25 +133,6 @@ fn packed_hands_compare_kind_by_kind() {
     );
 }
 
-/// The suite's problems: id, SFEN and the recorded line in USI.
-fn suite() -> Vec<(String, String, Vec<String>)> {
-    let text = include_str!("../suites/tsume-open.jsonl");
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| {
-            let field = |name: &str| {
-                let key = format!("\"{name}\": \"");
-                let start = line.find(&key).unwrap() + key.len();
-                let end = start + line[start..].find('"').unwrap();
-                line[start..end].to_string()
-            };
-            let line = field("solution_usi");
-            let moves = line.split_whitespace().map(str::to_string).collect();
-            (field("id"), field("sfen"), moves)
-        })
-        .collect()
-}
-
 /// The mate-length game by brute force, from the rules alone (`Tsume`'s legal moves and checks,
 /// no knowledge): can Black, to move with `budget` counted moves, mate, where a check that
 /// captures White's drop on `drop` may be played for free, the piece thrown away?
@@ -202,9 +186,14 @@ fn mate_within_agrees_with_brute_force() {
     let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(64, MAX_MOVES)];
     let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, 64, MAX_MOVES, Default::default()).unwrap();
     let (mut checked, mut mates) = (0, 0);
-    for (id, sfen, line) in suite().into_iter().filter(|(_, _, l)| l.len() <= 13) {
-        let mut tsume = Tsume::from_sfen(&sfen).unwrap();
-        let moves: Vec<Move> = line
+    for problem in tsume_suite::problems() {
+        let (id, sfen) = (&problem.id, &problem.sfen);
+        if problem.line.len() > 13 {
+            continue;
+        }
+        let mut tsume = Tsume::from_sfen(sfen).unwrap();
+        let moves: Vec<Move> = problem
+            .line
             .iter()
             .map(|usi| {
                 let mv = tsume.parse_move(usi).unwrap();
@@ -212,20 +201,17 @@ fn mate_within_agrees_with_brute_force() {
                 mv
             })
             .collect();
-        for &mv in moves.iter().rev() {
-            tsume.undo(mv);
-        }
         for before in [1, 3, 5] {
             let Some(start) = moves.len().checked_sub(before) else {
                 continue;
             };
-            let mut position = Tsume::from_sfen(&sfen).unwrap();
+            let mut position = Tsume::from_sfen(sfen).unwrap();
             for &mv in &moves[..start] {
                 position.play(mv);
             }
             for budget in 1..=2 {
-                let rules_only = position.clone().with_knowledge(Knowledge::NONE);
-                let expected = black_mates(&mut rules_only.clone(), budget, None);
+                let mut rules_only = position.clone().with_knowledge(Knowledge::NONE);
+                let expected = black_mates(&mut rules_only, budget, None);
                 let mut within = MateWithin::new(position.clone(), budget);
                 let mut table = Table::new(&mut table_bytes).unwrap();
                 let result = dfpn.solve(

@@ -46,8 +46,8 @@
 //! variation as a guess of N, raising `k` until a proof and lowering it until a disproof.
 //! Deepening settles short mates that a search at the guess cannot (musou-047: the proof's
 //! line is 53 plies, the mate 15, and `MateWithin(27)` was still open after 30 s; deepening
-//! makes it exact in 9 s); the guess settles long ones. N is exact when `MateWithin(N)` is proven and
-//! `MateWithin(N − 1)` disproven; a limit on the way leaves an upper bound or nothing, and the
+//! makes it exact in 9 s); the guess settles long ones. N is exact when `MateWithin(N)` is
+//! proven and `MateWithin(N − 1)` disproven; a limit on the way leaves an upper bound or nothing, and the
 //! report says which ([`Exactness`]).
 //!
 //! # The line shown

@@ -264,6 +264,57 @@ fn mates_in_one_are_checks_that_leave_no_legal_reply() {
     }
 }
 
+/// Whether Black, to move, has a move after which White has no legal reply (rsshogi alone).
+fn rs_mate_in_one(position: &mut Position) -> bool {
+    rs_legal(position).into_iter().any(|mv| {
+        position.apply_move(mv);
+        let mated = rs_legal(position).is_empty();
+        position.undo_move(mv).unwrap();
+        mated
+    })
+}
+
+#[test]
+fn every_recorded_main_line_is_legal_and_ends_in_mate() {
+    // Each record's moves, played through the trait: Black's are among the checks the game
+    // lists, White's among its legal replies, each also legal for rsshogi. After the last
+    // move White is in check and every reply left is a futile interposition, as records count
+    // them: a drop after which Black mates at once (rsshogi judging both plies).
+    for problem in tsume_suite::problems() {
+        let id = &problem.id;
+        let mut game = Tsume::from_sfen(&problem.sfen).unwrap();
+        let mut position = position_from_sfen(&problem.sfen).unwrap();
+        assert_eq!(problem.line.len() % 2, 1, "{id}: Black plays the last move");
+        for text in &problem.line {
+            let mv = *trait_moves(&game)
+                .iter()
+                .find(|&&mv| game.usi(mv) == *text)
+                .unwrap_or_else(|| panic!("{id}: {text} is not among the listed moves"));
+            let rs = rsshogi::types::Move::from_usi(text).unwrap();
+            assert!(
+                rs_legal(&position).contains(&rs),
+                "{id}: rsshogi rejects {text}"
+            );
+            game.play(mv);
+            position.apply_move(rs);
+        }
+        assert!(game.in_check(), "{id}");
+        let replies = usi_set(trait_moves(&game).iter().map(|&mv| game.usi(mv)));
+        let rs_replies = usi_set(rs_legal(&position).iter().map(|mv| mv.to_usi()));
+        assert_eq!(replies, rs_replies, "{id}");
+        for reply in rs_legal(&position) {
+            assert!(reply.is_drop(), "{id}: White escapes by {}", reply.to_usi());
+            position.apply_move(reply);
+            assert!(
+                rs_mate_in_one(&mut position),
+                "{id}: {} holds",
+                reply.to_usi()
+            );
+            position.undo_move(reply).unwrap();
+        }
+    }
+}
+
 #[test]
 fn encodings_are_exact_and_move_codes_round_trip() {
     use proofnum::MoveCodec;

@@ -108,6 +108,8 @@ pub(crate) trait Keying<G: Game> {
     /// rule. Under the draw rule unsolved numbers are path-keyed too: a position's numbers
     /// then depend only on numbers stored for strictly larger sets of ancestors, so they can
     /// never feed on themselves around a cycle (which makes df-pn loop forever with ε = 0).
+    /// (df-pn with ε > 0 may store them under the position key instead:
+    /// `DfpnConfig::share_unsolved`.)
     #[inline]
     fn store_key(&self, hash: u64, path_key: u64, unconditional_solution: bool) -> u64 {
         match G::REPETITION_RULE {
@@ -136,8 +138,9 @@ pub(crate) trait Keying<G: Game> {
                 .map(|e| (e, false)),
             RepetitionRule::Draw => match table.probe(self.position_key(hash)) {
                 Some(e) if e.numbers.is_solved() => Some((e, false)),
-                // Unsolved position-keyed entries are leaves' first numbers (df-pn stores
-                // them): what the game would say again, so any search on this path knows better.
+                // Unsolved position-keyed entries are leaves' first numbers, or numbers shared
+                // by every path (df-pn's `share_unsolved`): a search on this path, if there
+                // was one, knows better.
                 leaf if !probe_path => leaf.map(|e| (e, false)),
                 leaf => table
                     .probe(self.path_key(hash, path_key))

@@ -77,6 +77,10 @@ pub struct Options {
     /// some positions, far slower on others: measure
     #[arg(long)]
     pub weak_delta: bool,
+    /// Keep df-pn's unsolved numbers per path in games with repetitions (DfpnConfig::
+    /// share_unsolved off): slower where positions transpose, but termination never rests on ε
+    #[arg(long)]
+    pub path_keyed_unsolved: bool,
     /// Walk the whole proof again and report the check (every answer is confirmed by such a
     /// walk anyway, unless --no-confirm)
     #[arg(long)]
@@ -132,6 +136,7 @@ impl Options {
             epsilon: self.epsilon,
             search_stale_entries: self.search_stale,
             weak_delta: self.weak_delta,
+            share_unsolved: !self.path_keyed_unsolved,
         }
     }
 }

@@ -28,7 +28,7 @@ use proofnum::Entry;
 use proofnum::{DfpnConfig, Epsilon, Numbers, Player, Reason, Stats, Status, TableStats};
 
 /// Changes whenever a message's layout does; `Start` and `Hello` carry it.
-pub const PROTOCOL: u64 = 6;
+pub const PROTOCOL: u64 = 7;
 
 /// Job messages stay under this many bytes for paths of up to 64 moves with codes under 256
 /// and nothing forwarded (9 words, 72 bytes, and the moves eight to a word: 136 bytes for 64). It matters because MPI's send
@@ -448,6 +448,7 @@ impl Message {
                     .put(s.dfpn.epsilon.denominator() as u64)
                     .put(s.dfpn.search_stale_entries as u64)
                     .put(s.dfpn.weak_delta as u64)
+                    .put(s.dfpn.share_unsolved as u64)
                     .put(s.max_depth)
                     .put(s.max_moves)
                     .put(s.table_bytes)
@@ -570,6 +571,7 @@ impl Message {
                     epsilon,
                     search_stale_entries: flag(r.get()?)?,
                     weak_delta: flag(r.get()?)?,
+                    share_unsolved: flag(r.get()?)?,
                 };
                 Message::Start(Start {
                     epoch,
@@ -716,6 +718,7 @@ mod tests {
                     epsilon: Epsilon::new(1, 3).unwrap(),
                     search_stale_entries: true,
                     weak_delta: false,
+                    share_unsolved: true,
                 },
                 max_depth: 256,
                 max_moves: 81,

@@ -26,6 +26,7 @@ const CONFIG: MateConfig = MateConfig {
         epsilon: proofnum::Epsilon::QUARTER,
         search_stale_entries: false,
         weak_delta: false,
+        share_unsolved: true,
     },
 };
 

@@ -122,6 +122,9 @@ enum Command {
         /// Search stale table entries again.
         #[arg(long)]
         stale: bool,
+        /// Keep unsolved numbers per path (`DfpnConfig::share_unsolved` off).
+        #[arg(long)]
+        path_keyed_unsolved: bool,
         /// Checks-only mode.
         #[arg(long)]
         checks_only: bool,
@@ -249,6 +252,7 @@ fn main() {
             epsilon,
             weak_delta,
             stale,
+            path_keyed_unsolved,
             checks_only,
             without,
             checks_first,
@@ -259,6 +263,7 @@ fn main() {
             }
             config.weak_delta = weak_delta;
             config.search_stale_entries = stale;
+            config.share_unsolved = !path_keyed_unsolved;
             let options = prove::Options {
                 min_mate,
                 max_mate,

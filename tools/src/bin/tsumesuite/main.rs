@@ -42,7 +42,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use proofnum::certificate::Sink;
-use proofnum::{Dfpn, Limits, Player, Status, Table};
+use proofnum::{Dfpn, DfpnConfig, Limits, Player, Status, Table};
 use proofnum_games::shogi::mate::{Exactness, MateConfig, TsumeReport, solve_tsume_with};
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Tsume};
 
@@ -117,6 +117,9 @@ struct Common {
     /// Switch a piece of knowledge off (repeatable): mate-in-one, order, estimate, dominance.
     #[arg(long, value_parser = knowledge_rule)]
     without: Vec<Knowledge>,
+    /// Keep unsolved numbers per path (`DfpnConfig::share_unsolved` off).
+    #[arg(long)]
+    path_keyed_unsolved: bool,
 }
 
 /// A knowledge rule by its name.
@@ -423,7 +426,11 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
     let mut table_bytes = vec![0u8; common.table_mib << 20];
     let max_plies = 4000;
     let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(max_plies, MAX_MOVES)];
-    let mut dfpn = Dfpn::<Tsume>::new(&mut stack, max_plies, MAX_MOVES, Default::default())
+    let config = DfpnConfig {
+        share_unsolved: !common.path_keyed_unsolved,
+        ..DfpnConfig::default()
+    };
+    let mut dfpn = Dfpn::<Tsume>::new(&mut stack, max_plies, MAX_MOVES, config)
         .map_err(|e| format!("{e:?}"))?;
     println!("id\tstatus\tseconds\tmid_calls\tpositions\tdepth");
     for problem in &problems {

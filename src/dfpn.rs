@@ -355,11 +355,14 @@ impl<'m, G: Game> Dfpn<'m, G> {
         self.config
     }
 
-    /// Whether unsolved numbers go under the position key under the draw rule
-    /// ([`DfpnConfig::share_unsolved`], which needs ε > 0).
+    /// Whether unsolved numbers go under the position key: under the draw rule only (acyclic
+    /// games key everything by position anyway, and under `ByPosition` every lookup is
+    /// path-keyed), and with ε > 0 ([`DfpnConfig::share_unsolved`]).
     #[inline]
     fn shares_unsolved(&self) -> bool {
-        self.config.share_unsolved && self.config.epsilon != Epsilon::ZERO
+        G::REPETITION_RULE == RepetitionRule::Draw
+            && self.config.share_unsolved
+            && self.config.epsilon != Epsilon::ZERO
     }
 
     /// Changes the configuration for later searches.

@@ -121,8 +121,9 @@ pub(crate) trait Keying<G: Game> {
 
     /// What the table knows of a position on this path: its entry, and whether a solved one
     /// holds only for this set of ancestors. Under the draw rule, `probe_path` false skips the
-    /// path-keyed probe that follows a position-keyed miss (a search that knows nothing
-    /// path-keyed can be there).
+    /// path-keyed probe that follows a position-keyed miss or unsolved entry (a search that
+    /// knows nothing path-keyed can be there, or df-pn sharing unsolved numbers, which then
+    /// does without disproofs that rely on a repetition above).
     #[inline]
     fn lookup<T: TranspositionTable>(
         &self,

@@ -219,7 +219,8 @@ start=(mpirun --oversubscribe "${as_root[@]}" -np 3 target/release/solve_mpi con
     --checkpoint c4.ck --checkpoint-trigger c4.ck.now --stop-trigger c4.ck.stop)
 (cd "$guide" && timeout "$deadline" "${start[@]}") >"$work/guide1.txt" 2>"$work/guide1.err" &
 run=$!
-wait_for "grep -q '^solve_mpi: rank 0 is pid' '$work/guide1.err'"
+# The block's last line, whole (a line can be seen half written): all of it is there.
+wait_for "grep -q '^  Ctrl-C at mpirun: .* for more)\$' '$work/guide1.err'"
 pid=$(sed -n 's/^solve_mpi: rank 0 is pid \([0-9]*\) on .*/\1/p' "$work/guide1.err")
 if ! grep -q "^  checkpoint now: kill -USR1 $pid   or: touch $guide/c4.ck.now\$" "$work/guide1.err" ||
     ! grep -q "^  stop with a checkpoint: kill -INT $pid   or: touch $guide/c4.ck.stop\$" \
@@ -255,7 +256,8 @@ echo "trigger files: a checkpoint, then a stop (exit 1) that printed: $resume"
 # mpirun alone; the ranks have process groups of their own), after its first checkpoint.
 run_printed "$resume" >"$work/guide2.txt" 2>"$work/guide2.err" &
 run=$!
-wait_for "grep -q '^solve_mpi: rank 0 is pid' '$work/guide2.err'"
+# The block's last line, whole (a line can be seen half written): all of it is there.
+wait_for "grep -q '^  Ctrl-C at mpirun: .* for more)\$' '$work/guide2.err'"
 pid=$(sed -n 's/^solve_mpi: rank 0 is pid \([0-9]*\) on .*/\1/p' "$work/guide2.err")
 mpirun_pid=$(ps -o ppid= -p "$pid" | tr -d ' ')
 touch "$guide/c4.ck.now"

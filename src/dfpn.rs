@@ -49,10 +49,10 @@
 //!   16-node graph spend millions of MID calls this way). Path-keyed numbers depend only on
 //!   numbers stored for strictly larger sets of ancestors, which is a finite tree, so every
 //!   search terminates. Solved results are still shared between transpositions. With ε > 0
-//!   and [`DfpnConfig::share_unsolved`] (the default) unsolved numbers are position-keyed, as
-//!   in classic df-pn: transpositions share their progress, which pays far more in
-//!   transposition-rich games (tsume-shogi, chess mates) than the path keys' guarantee, and
-//!   the 1+ε thresholds keep siblings from alternating at the same numbers.
+//!   and [`DfpnConfig::share_unsolved`] unsolved numbers are position-keyed, as in classic
+//!   df-pn: transpositions share their progress, which pays far more in transposition-rich
+//!   games (tsume-shogi, chess mates) than the path keys' guarantee, at the price of that
+//!   guarantee (the fuzzer found a cyclic game where it loops to the node limit).
 //!
 //! Termination otherwise does not rest on the table: each MID call returns only when its
 //! numbers reach its thresholds (strictly above the numbers it started with), and those numbers
@@ -111,7 +111,10 @@ pub struct DfpnConfig {
     /// finds disproofs that rely on a repetition above (it still stores them, for the proof
     /// walkers).
     ///
-    /// Default on: it pays wherever transpositions are common (`tsumesuite prove
+    /// Default off: with ε > 0 too the fuzzer (`fuzz/fuzz_targets/oracle.rs`) found a random
+    /// cyclic game where it loops until the node limit, so it is for searches that run under
+    /// limits anyway (the chess and tsume mate solvers turn it on). It pays wherever
+    /// transpositions are common (`tsumesuite prove
     /// games/suites/tsume-open.jsonl --max-plies 31 --cap 10`, with `--path-keyed-unsolved`
     /// for off: 77 of 89 problems proven against 71, and on the 71 both prove a median 0.74
     /// of the MID calls; `chesssuite prove games/suites/chess-mates.epd --min-mate 1`: the
@@ -126,7 +129,7 @@ impl Default for DfpnConfig {
             epsilon: Epsilon::QUARTER,
             search_stale_entries: false,
             weak_delta: false,
-            share_unsolved: true,
+            share_unsolved: false,
         }
     }
 }

@@ -78,7 +78,7 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
                 epsilon,
                 search_stale_entries: rng.chance(30),
                 weak_delta: rng.chance(30),
-                share_unsolved: rng.chance(70),
+                share_unsolved: false, // can loop: see DfpnConfig::share_unsolved
             },
             job_thresholds: rng.chance(50),
             max_depth: MAX_DEPTH,

@@ -341,7 +341,12 @@ impl Default for MateConfig {
             max_length_time: None,
             exact: true,
             confirm: true,
-            dfpn: DfpnConfig::default(),
+            // Shared unsolved numbers: far fewer MID calls on transposing mates; the search
+            // runs under limits (`DfpnConfig::share_unsolved`).
+            dfpn: DfpnConfig {
+                share_unsolved: true,
+                ..DfpnConfig::default()
+            },
         }
     }
 }

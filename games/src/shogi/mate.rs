@@ -47,8 +47,8 @@
 //! Deepening settles short mates that a search at the guess cannot (musou-047: the proof's
 //! line is 53 plies, the mate 15, and `MateWithin(27)` was still open after 30 s; deepening
 //! makes it exact in 9 s); the guess settles long ones. N is exact when `MateWithin(N)` is
-//! proven and `MateWithin(N − 1)` disproven; a limit on the way leaves an upper bound or nothing, and the
-//! report says which ([`Exactness`]).
+//! proven and `MateWithin(N − 1)` disproven; a limit on the way leaves an upper bound or
+//! nothing, and the report says which ([`Exactness`]).
 //!
 //! # The line shown
 //! When N is exact the line is walked move by move with bounded searches: Black plays a move

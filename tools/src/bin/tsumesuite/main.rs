@@ -135,6 +135,14 @@ fn knowledge_rule(name: &str) -> Result<Knowledge, String> {
 }
 
 impl Common {
+    /// df-pn's settings these options ask for (the proof of `run` and `prove` alike).
+    fn dfpn(&self) -> DfpnConfig {
+        DfpnConfig {
+            share_unsolved: !self.path_keyed_unsolved,
+            ..DfpnConfig::default()
+        }
+    }
+
     /// A problem's position with the knowledge these options leave on.
     fn tsume(&self, problem: &Problem) -> Result<Tsume, String> {
         let tsume = Tsume::from_sfen(&problem.sfen).map_err(|e| format!("{}: {e}", problem.id))?;
@@ -268,6 +276,7 @@ fn run(
             max_proof_time: Some(Duration::from_secs_f64(common.cap_s)),
             max_length_time: Some(Duration::from_secs_f64(length_cap_s)),
             exact: length_cap_s > 0.0,
+            dfpn: common.dfpn(),
             ..MateConfig::default()
         };
         let cert_path = certificates
@@ -426,11 +435,7 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
     let mut table_bytes = vec![0u8; common.table_mib << 20];
     let max_plies = 4000;
     let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(max_plies, MAX_MOVES)];
-    let config = DfpnConfig {
-        share_unsolved: !common.path_keyed_unsolved,
-        ..DfpnConfig::default()
-    };
-    let mut dfpn = Dfpn::<Tsume>::new(&mut stack, max_plies, MAX_MOVES, config)
+    let mut dfpn = Dfpn::<Tsume>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())
         .map_err(|e| format!("{e:?}"))?;
     println!("id\tstatus\tseconds\tmid_calls\tpositions\tdepth");
     for problem in &problems {

@@ -996,18 +996,25 @@ impl<'m, G: Game> Dfpn<'m, G> {
                     if peek.is_some() {
                         game.play(mv);
                     }
-                    let found = if let Some(e) = self.dominated(table, game) {
-                        (e.numbers, e.distance, NO_REP, true)
-                    } else if let Some((e, _)) = hit {
-                        (e.numbers, e.distance, NO_REP, false)
-                    } else {
-                        let numbers = match known_numbers(game.outcome(), mover, self.attacker) {
+                    // A new leaf's own numbers are asked for before the dominance probe, which
+                    // they are most often needed after: the probe's cache miss is then hidden
+                    // behind the game's work (wasted when the probe finds a result).
+                    self.prefetch_dominant(table, game);
+                    let fresh = hit.is_none().then(|| {
+                        match known_numbers(game.outcome(), mover, self.attacker) {
                             Some(numbers) => numbers,
                             None => {
                                 let e = game.estimate();
                                 Numbers::unsolved_estimate(e.phi, e.delta)
                             }
-                        };
+                        }
+                    });
+                    let found = if let Some(e) = self.dominated(table, game) {
+                        (e.numbers, e.distance, NO_REP, true)
+                    } else if let Some((e, _)) = hit {
+                        (e.numbers, e.distance, NO_REP, false)
+                    } else {
+                        let numbers = fresh.unwrap_or(Numbers::UNIT);
                         self.remember_leaf(game, table, hash, numbers);
                         (numbers, 0, NO_REP, true)
                     };

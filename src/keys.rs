@@ -151,6 +151,19 @@ pub(crate) trait Keying<G: Game> {
         }
     }
 
+    /// Starts loading the bucket of the dominance entries of `game`'s class, for a
+    /// [`dominated`](Keying::dominated) probe after some other work (a cache miss the work
+    /// hides). Nothing for games without dominance or tables too small to pay.
+    #[inline]
+    fn prefetch_dominant<T: TranspositionTable>(&self, table: &T, game: &G) {
+        if game.dominance()
+            && G::REPETITION_RULE != RepetitionRule::ByPosition
+            && table.prefetch_pays()
+        {
+            table.prefetch(mix64(game.class_hash() ^ self.salt() ^ CLASS_NAMESPACE));
+        }
+    }
+
     /// A solved result for the position `game` is in from a dominance entry of its class
     /// ([`Game::dominance`]): a win for the side to move found with material no better for
     /// it, or a failure found with material no worse. Under the acyclic and draw rules only

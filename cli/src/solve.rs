@@ -213,11 +213,11 @@ pub fn mib_to_bytes(flag: &str, mib: usize) -> Result<usize, String> {
 
 /// A zeroed buffer of `bytes` for the option `flag`: a size the allocator refuses is bad input
 /// (exit code 2 with a message), not an abort. The allocator is asked first without touching
-/// the memory, then `vec!` takes zeroed pages the system hands out lazily (a large table costs
-/// only what the search touches).
+/// the memory, then `proofnum::memory::table_memory` takes zeroed pages the system hands out
+/// lazily, advised for huge pages (a large table's probes then stop walking page tables).
 pub fn zeroed_buffer(flag: &str, bytes: usize) -> Result<Vec<u8>, String> {
     check_allocatable(flag, bytes)?;
-    Ok(vec![0u8; bytes])
+    Ok(proofnum::memory::table_memory(bytes))
 }
 
 /// A zeroed buffer of `words` 64-bit words for the option `flag` (as [`zeroed_buffer`]).

@@ -327,7 +327,7 @@ fn solve_mate_inner(
     certificate: Option<&mut dyn Sink>,
 ) -> MateReport {
     let start = Instant::now();
-    let mut table_bytes = vec![0u8; config.table_bytes];
+    let mut table_bytes = proofnum::memory::table_memory(config.table_bytes);
     let memo_words = if config.confirm || certificate.is_some() {
         config.table_bytes / MEMO_SHARE_OF_TABLE / 8
     } else {

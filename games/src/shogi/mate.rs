@@ -440,7 +440,7 @@ pub fn solve_tsume_with(
     certificate: Option<&mut dyn Sink>,
 ) -> TsumeReport {
     let start = Instant::now();
-    let mut table_bytes = vec![0u8; config.table_bytes];
+    let mut table_bytes = proofnum::memory::table_memory(config.table_bytes);
     let memo_words = if config.confirm || certificate.is_some() {
         config.table_bytes / MEMO_SHARE_OF_TABLE / 8
     } else {

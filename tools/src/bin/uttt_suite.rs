@@ -155,7 +155,7 @@ fn run(common: &Common, runs: usize, only: &[String], base: Option<&str>, out: O
         .filter(|(id, _)| only.is_empty() || only.iter().any(|o| id.starts_with(o.as_str())))
         .collect();
     let baseline = base.map(baseline::read).unwrap_or_default();
-    let mut memory = vec![0u8; (common.table_mib * (1 << 20) as f64) as usize];
+    let mut memory = proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
     let mut stack = vec![0u8; Dfpn::<Uttt>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let load_before = baseline::load_average();
     println!(
@@ -313,7 +313,7 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
             std::process::exit(2)
         }),
     };
-    let mut memory = vec![0u8; (common.table_mib * (1 << 20) as f64) as usize];
+    let mut memory = proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
     let mut stack = vec![0u8; Dfpn::<Traced<Uttt>>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let mut traced = Traced::new(game.clone());
     traced.trace.borrow_mut().count_positions = positions;
@@ -421,7 +421,8 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
         drop(t);
         let mut again = Traced::new(game.clone());
         again.trace.borrow_mut().proof = seen;
-        let mut memory2 = vec![0u8; (common.table_mib * (1 << 20) as f64) as usize];
+        let mut memory2 =
+            proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
         let mut table2 = Table::new(&mut memory2).expect("table memory");
         let mut limits = Limits::none();
         let r2 = dfpn.solve(&mut again, me, &mut table2, &mut limits);

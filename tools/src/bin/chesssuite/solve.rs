@@ -84,7 +84,7 @@ impl Solver {
     /// A solver with a `table_mib` MiB table.
     pub fn new(table_mib: f64, checks_only: bool) -> Solver {
         Solver {
-            table_memory: vec![0u8; (table_mib * (1 << 20) as f64) as usize],
+            table_memory: proofnum::memory::table_memory((table_mib * (1 << 20) as f64) as usize),
             stack_memory: vec![0u8; Dfpn::<Chess>::stack_bytes(MAX_DEPTH, MAX_MOVES)],
             checks_only,
             knowledge: Knowledge::ALL,

@@ -432,7 +432,7 @@ fn judge(
 /// `prove`: the proof alone, tab-separated rows.
 fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
     let problems = read_suite(file, common)?;
-    let mut table_bytes = vec![0u8; common.table_mib << 20];
+    let mut table_bytes = proofnum::memory::table_memory(common.table_mib << 20);
     let max_plies = 4000;
     let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(max_plies, MAX_MOVES)];
     let mut dfpn = Dfpn::<Tsume>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())

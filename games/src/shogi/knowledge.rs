@@ -230,22 +230,52 @@ pub(super) fn estimate(tsume: &Tsume) -> Numbers {
 /// Move groups of [`generate`]: lower groups first.
 const GROUPS: u8 = 4;
 
+/// Moves [`generate`] orders in a small buffer on the stack: nearly every position has fewer
+/// (a buffer of [`MAX_MOVES`] made for every node cost half of `generate`'s time in its
+/// initialisation); a position with more is generated again into one that large.
+const FEW_MOVES: usize = 128;
+
 /// [`proofnum::Game::generate_moves`]: Black's checks, or White's legal moves, in the order of
 /// rule 2 when it is on.
 pub(super) fn generate(tsume: &Tsume, moves: &mut MoveList<'_, Move>) {
     let board = tsume.board();
-    let order = tsume.knowledge.contains(Knowledge::ORDER);
-    if board.side_to_move() == Color::Black {
-        if !order {
+    if !tsume.knowledge.contains(Knowledge::ORDER) {
+        if board.side_to_move() == Color::Black {
             for_each_check(board, |mv| {
                 moves.push(mv);
                 false
             });
-            return;
+        } else {
+            generate_legal(board, |set| {
+                set.into_iter().for_each(|mv| moves.push(Move::from(mv)));
+                false
+            });
         }
+        return;
+    }
+    let mut few = [(0u8, Move::default()); FEW_MOVES];
+    let n = grouped_moves(board, &mut few);
+    if n <= FEW_MOVES {
+        push_grouped(&few, n, moves);
+    } else {
+        let mut all = [(0u8, Move::default()); MAX_MOVES];
+        let n = grouped_moves(board, &mut all);
+        push_grouped(&all, n, moves);
+    }
+}
+
+/// The moves of rule 2 with their groups, in generation order, into `out` as far as it goes;
+/// returns how many there are.
+fn grouped_moves(board: &Board, out: &mut [(u8, Move)]) -> usize {
+    let mut n = 0;
+    let mut push = |group: u8, mv: Move| {
+        if let Some(slot) = out.get_mut(n) {
+            *slot = (group, mv);
+        }
+        n += 1;
+    };
+    if board.side_to_move() == Color::Black {
         let theirs = board.colors(Color::White);
-        let mut grouped = [(0u8, Move::default()); MAX_MOVES];
-        let mut n = 0;
         for_each_check(board, |mv| {
             let group = if theirs.has(mv.to()) || mv.is_promotion() {
                 0
@@ -254,31 +284,12 @@ pub(super) fn generate(tsume: &Tsume, moves: &mut MoveList<'_, Move>) {
             } else {
                 2
             };
-            if let Some(slot) = grouped.get_mut(n) {
-                *slot = (group, mv);
-            }
-            n += 1;
+            push(group, mv);
             false
         });
-        push_grouped(&grouped, n, moves);
-        return;
-    }
-    if !order {
-        generate_legal(board, |set| {
-            set.into_iter().for_each(|mv| moves.push(Move::from(mv)));
-            false
-        });
-        return;
+        return n;
     }
     let theirs = board.colors(Color::Black);
-    let mut grouped = [(0u8, Move::default()); MAX_MOVES];
-    let mut n = 0;
-    let mut push = |group: u8, mv: Move| {
-        if let Some(slot) = grouped.get_mut(n) {
-            *slot = (group, mv);
-        }
-        n += 1;
-    };
     // Drops last, weak pieces first (haitaka lists drops pawn, lance, knight, silver, gold,
     // rook, bishop).
     let mut drops = [PieceMoves::Drops {
@@ -316,7 +327,7 @@ pub(super) fn generate(tsume: &Tsume, moves: &mut MoveList<'_, Move>) {
             push(3, Move::from(mv));
         }
     }
-    push_grouped(&grouped, n, moves);
+    n
 }
 
 /// Pushes the first `n` moves of `grouped` group by group; more moves than the buffer holds

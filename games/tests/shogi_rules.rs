@@ -279,13 +279,23 @@ fn every_recorded_main_line_is_legal_and_ends_in_mate() {
     // Each record's moves, played through the trait: Black's are among the checks the game
     // lists, White's among its legal replies, each also legal for rsshogi. After the last
     // move White is in check and every reply left is a futile interposition, as records count
-    // them: a drop after which Black mates at once (rsshogi judging both plies).
+    // them: a drop after which Black mates at once (rsshogi judging both plies). On the way,
+    // the game finds a mate in one exactly where rsshogi does.
     for problem in tsume_suite::problems() {
         let id = &problem.id;
         let mut game = Tsume::from_sfen(&problem.sfen).unwrap();
         let mut position = position_from_sfen(&problem.sfen).unwrap();
         assert_eq!(problem.line.len() % 2, 1, "{id}: Black plays the last move");
-        for text in &problem.line {
+        for (ply, text) in problem.line.iter().enumerate() {
+            if ply % 2 == 0 {
+                // The game's mate in one (its flight squares and attack tests) against
+                // rsshogi's, at every Black move of the record.
+                assert_eq!(
+                    game.mating_move().is_some(),
+                    rs_mate_in_one(&mut position),
+                    "{id}: mate in one after {ply} plies"
+                );
+            }
             let mv = *trait_moves(&game)
                 .iter()
                 .find(|&&mv| game.usi(mv) == *text)

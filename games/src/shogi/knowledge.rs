@@ -69,34 +69,37 @@ crate::knowledge_set::knowledge_set!(Knowledge);
 /// that lasts).
 pub const KING_MOVE_WEIGHT: u32 = 2;
 
-/// True when a piece of `color` attacks `square` through the occupancy `occupied`.
+/// True when a piece of `color` attacks `square` through the occupancy `occupied` (the
+/// patterns are point-symmetric: a piece of `color` on X attacks `square` exactly when the
+/// same kind of piece of the other colour on `square` would attack X). The mate-in-one test's
+/// inner loop, so the stepping pieces come first and a slider's ray is computed only when
+/// `color` has such a slider.
 pub fn attacked_by(board: &Board, color: Color, square: Square, occupied: BitBoard) -> bool {
-    !attackers(board, color, square, occupied).is_empty()
-}
-
-/// The pieces of `color` that attack `square` through the occupancy `occupied` (the patterns
-/// are point-symmetric: a piece of `color` on X attacks `square` exactly when the same kind of
-/// piece of the other colour on `square` would attack X).
-pub fn attackers(board: &Board, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
     let them = !color;
     let ours = board.colors(color);
-    let pieces = |piece: Piece| board.pieces(piece);
+    let pieces = |piece: Piece| board.pieces(piece) & ours;
     let golds = pieces(Piece::Gold)
         | pieces(Piece::Tokin)
         | pieces(Piece::PLance)
         | pieces(Piece::PKnight)
         | pieces(Piece::PSilver);
-    let attackers = (pawn_attacks(them, square) & pieces(Piece::Pawn))
+    let (bishops, rooks) = (
+        pieces(Piece::Bishop) | pieces(Piece::PBishop),
+        pieces(Piece::Rook) | pieces(Piece::PRook),
+    );
+    let steppers = (pawn_attacks(them, square) & pieces(Piece::Pawn))
         | (knight_attacks(them, square) & pieces(Piece::Knight))
         | (silver_attacks(them, square) & pieces(Piece::Silver))
         | (gold_attacks(them, square) & golds)
         | (king_attacks(them, square)
-            & (pieces(Piece::King) | pieces(Piece::PBishop) | pieces(Piece::PRook)))
-        | (get_lance_moves(them, square, occupied) & pieces(Piece::Lance))
-        | (get_bishop_moves(them, square, occupied)
-            & (pieces(Piece::Bishop) | pieces(Piece::PBishop)))
-        | (get_rook_moves(them, square, occupied) & (pieces(Piece::Rook) | pieces(Piece::PRook)));
-    attackers & ours
+            & (pieces(Piece::King) | pieces(Piece::PBishop) | pieces(Piece::PRook)));
+    if !steppers.is_empty() {
+        return true;
+    }
+    let lances = pieces(Piece::Lance);
+    (!lances.is_empty() && !(get_lance_moves(them, square, occupied) & lances).is_empty())
+        || (!bishops.is_empty() && !(get_bishop_moves(them, square, occupied) & bishops).is_empty())
+        || (!rooks.is_empty() && !(get_rook_moves(them, square, occupied) & rooks).is_empty())
 }
 
 /// The squares the opponent's king could step to: free of its own pieces and not attacked by

@@ -128,8 +128,24 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
     let mut found = None;
     let mut count = 0;
     let flights = flight_squares(board);
+    let us = board.side_to_move();
+    let without_king = if board.has(!us, Piece::King) {
+        board.occupied() ^ board.king(!us).bitboard()
+    } else {
+        board.occupied()
+    };
     for_each_check(board, |mv| {
         count += 1;
+        // A drop only adds its own piece's attacks (and blocks rays, which frees squares): a
+        // flight square it neither lands on nor attacks stays one, so the king steps there.
+        // Seen without playing the drop.
+        if let Some(piece) = mv.dropped() {
+            let to = mv.to();
+            let reach = drop_attacks(piece, us, to, without_king | to.bitboard());
+            if !(flights & !to.bitboard() & !reach).is_empty() {
+                return false;
+            }
+        }
         let mut after = board.clone();
         after.play_unchecked(mv.to_haitaka());
         // A flight square the move neither lands on nor covers leaves the king a move.
@@ -146,6 +162,22 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
         false
     });
     (found, count)
+}
+
+/// The squares a piece of `color` dropped as `piece` on `square` attacks through `occupied`
+/// (only unpromoted pieces are dropped).
+fn drop_attacks(piece: Piece, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
+    match piece {
+        Piece::Pawn => pawn_attacks(color, square),
+        Piece::Lance => get_lance_moves(color, square, occupied),
+        Piece::Knight => knight_attacks(color, square),
+        Piece::Silver => silver_attacks(color, square),
+        Piece::Gold => gold_attacks(color, square),
+        Piece::Bishop => get_bishop_moves(color, square, occupied),
+        Piece::Rook => get_rook_moves(color, square, occupied),
+        // Not dropped; everything, so that nothing is concluded from it.
+        _ => BitBoard::FULL,
+    }
 }
 
 /// A move of the side to move that checkmates at once, if there is one.

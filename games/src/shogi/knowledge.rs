@@ -139,10 +139,29 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
         // A drop only adds its own piece's attacks (and blocks rays, which frees squares): a
         // flight square it neither lands on nor attacks stays one, so the king steps there.
         // Seen without playing the drop.
+        let to = mv.to();
         if let Some(piece) = mv.dropped() {
-            let to = mv.to();
-            let reach = drop_attacks(piece, us, to, without_king | to.bitboard());
+            let reach = piece_attacks(piece, us, to, without_king | to.bitboard());
             if !(flights & !to.bitboard() & !reach).is_empty() {
+                return false;
+            }
+        } else if let Some((from, piece)) = mv.origin().and_then(|f| Some((f, board.piece_on(f)?)))
+        {
+            // A board move also uncovers rays through its origin: a flight square it does not
+            // attack from its destination and that no piece attacks through the new occupancy
+            // (the moved piece counted at its origin too, which only errs towards "attacked")
+            // stays one.
+            let moved = if mv.is_promotion() {
+                piece.promote()
+            } else {
+                piece
+            };
+            let occupied = (without_king ^ from.bitboard()) | to.bitboard();
+            let reach = piece_attacks(moved, us, to, occupied);
+            if (flights & !to.bitboard() & !reach)
+                .into_iter()
+                .any(|flight| !attacked_by(board, us, flight, occupied))
+            {
                 return false;
             }
         }
@@ -164,19 +183,21 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
     (found, count)
 }
 
-/// The squares a piece of `color` dropped as `piece` on `square` attacks through `occupied`
-/// (only unpromoted pieces are dropped).
-fn drop_attacks(piece: Piece, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
+/// The squares a piece of `color` of kind `piece` on `square` attacks through `occupied`.
+fn piece_attacks(piece: Piece, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
     match piece {
         Piece::Pawn => pawn_attacks(color, square),
         Piece::Lance => get_lance_moves(color, square, occupied),
         Piece::Knight => knight_attacks(color, square),
         Piece::Silver => silver_attacks(color, square),
-        Piece::Gold => gold_attacks(color, square),
+        Piece::Gold | Piece::Tokin | Piece::PLance | Piece::PKnight | Piece::PSilver => {
+            gold_attacks(color, square)
+        }
         Piece::Bishop => get_bishop_moves(color, square, occupied),
         Piece::Rook => get_rook_moves(color, square, occupied),
-        // Not dropped; everything, so that nothing is concluded from it.
-        _ => BitBoard::FULL,
+        Piece::PBishop => get_bishop_moves(color, square, occupied) | king_attacks(color, square),
+        Piece::PRook => get_rook_moves(color, square, occupied) | king_attacks(color, square),
+        Piece::King => king_attacks(color, square),
     }
 }
 

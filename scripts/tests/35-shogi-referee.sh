@@ -14,3 +14,9 @@ problems=musou-055,musou-077,zukou-036,zukou-092
 cargo run --release -p proofnum-tools --bin tsumesuite -- run games/suites/tsume-open.jsonl \
     --ids "$problems" --cap 30 --length-cap 30 --table-mib 256 --lines "$lines"
 "$venv/bin/python" scripts/tsume_referee.py --expect 4 < "$lines"
+# `tsumesuite within`: musou-077's record, an 11-ply line the referee above replays, is a mate
+# within 6 Black moves, so MateWithin(6) must be proven.
+within=$(cargo run --quiet --release -p proofnum-tools --bin tsumesuite -- within \
+    games/suites/tsume-open.jsonl --ids musou-077 --moves 6 --cap 30 --table-mib 64)
+echo "$within"
+grep -qP '^musou-077\t6\tproven\t' <<< "$within" || { echo "within: musou-077 not proven within 6 moves" >&2; exit 1; }

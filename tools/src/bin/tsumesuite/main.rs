@@ -10,6 +10,10 @@
 //! # The proof alone (no length), one row per problem as tab-separated values, for the
 //! # side-by-side benchmark against cshogi's df-pn (scripts/tsume_bench.py)
 //! cargo run --release -p proofnum-tools --bin tsumesuite -- prove games/suites/tsume-open.jsonl --cap 60
+//! # Is there a mate within N Black moves (2N - 1 plies, futile interpositions not counted)?
+//! # MateWithin(N) of proofnum_games::shogi::mate, for one length of one problem
+//! cargo run --release -p proofnum-tools --bin tsumesuite -- within games/suites/tsume-open.jsonl \
+//!     --ids musou-071 --moves 6
 //! ```
 //!
 //! Each problem ends in one verdict:
@@ -43,19 +47,10 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 use proofnum::certificate::Sink;
 use proofnum::{Dfpn, DfpnConfig, Limits, Player, Status, Table};
-use proofnum_games::shogi::mate::{Exactness, MateConfig, TsumeReport, solve_tsume_with};
+use proofnum_games::shogi::mate::{
+    Exactness, MateConfig, MateWithin, TsumeReport, solve_tsume_with,
+};
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Tsume};
-
-/// A certificate gathered in memory (this program builds `proofnum` without `std`, whose
-/// `Vec` sink it then lacks).
-struct Bytes(Vec<u8>);
-
-impl Sink for Bytes {
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), proofnum::certificate::SinkError> {
-        self.0.extend_from_slice(bytes);
-        Ok(())
-    }
-}
 
 /// Problems the Open Tsume dataset flags as suspected misprints of the position: "no mate" is
 /// a right answer for them (a strong solver finds no mate in two of the three).
@@ -97,6 +92,19 @@ enum Command {
         file: String,
         #[command(flatten)]
         common: Common,
+    },
+    /// Whether Black mates within `--moves` moves (`MateWithin`: 2N - 1 plies by the
+    /// composers' conventions, futile interpositions not counted), one tab-separated row per
+    /// problem (id, status, seconds, MID calls, positions). Proven: a mate that short exists;
+    /// disproven: none does (so a line claiming one misses a defence).
+    Within {
+        /// The suite (JSON lines).
+        file: String,
+        #[command(flatten)]
+        common: Common,
+        /// Black's counted moves.
+        #[arg(long)]
+        moves: u32,
     },
 }
 
@@ -218,6 +226,11 @@ fn main() -> ExitCode {
             certificates,
         } => run(&file, &common, length_cap_s, lines, certificates),
         Command::Prove { file, common } => prove(&file, &common),
+        Command::Within {
+            file,
+            common,
+            moves,
+        } => within(&file, &common, moves),
     };
     match result {
         Ok(code) => code,
@@ -282,15 +295,14 @@ fn run(
         let cert_path = certificates
             .as_ref()
             .map(|dir| std::path::Path::new(dir).join(format!("{}.cert", problem.id)));
-        let mut bytes = cert_path.as_ref().map(|_| Bytes(Vec::new()));
+        let mut bytes = cert_path.as_ref().map(|_| Vec::<u8>::new());
         let report = solve_tsume_with(
             &mut tsume,
             &config,
             bytes.as_mut().map(|b| b as &mut dyn Sink),
         );
         let (mut verdict, answer, mut note) = judge(problem, &tsume, &report);
-        if let (Some(path), Some(Bytes(bytes)), Some(_)) =
-            (&cert_path, bytes, report.certificate_records)
+        if let (Some(path), Some(bytes), Some(_)) = (&cert_path, bytes, report.certificate_records)
         {
             // Written, then checked against the rules alone by the independent checker.
             std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -458,6 +470,47 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
         println!(
             "{}\t{status}\t{seconds:.3}\t{}\t{}\t{}",
             problem.id, result.stats.mid_calls, result.stats.nodes, result.stats.max_depth
+        );
+        let _ = std::io::stdout().flush();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `within`: `MateWithin(moves)` for every problem, tab-separated rows.
+fn within(file: &str, common: &Common, moves: u32) -> Result<ExitCode, String> {
+    if moves == 0 {
+        return Err("--moves: at least 1 (Black moves first)".into());
+    }
+    let problems = read_suite(file, common)?;
+    let mut table_bytes = proofnum::memory::table_memory(common.table_mib << 20);
+    // The budget bounds the line: every Black move spends one, or a White piece for free.
+    let max_plies = 4000;
+    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(max_plies, MAX_MOVES)];
+    let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())
+        .map_err(|e| format!("{e:?}"))?;
+    println!("id\tmoves\tstatus\tseconds\tmid_calls\tpositions");
+    for problem in &problems {
+        let mut game = MateWithin::new(common.tsume(problem)?, moves);
+        let mut table = Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?;
+        let start = std::time::Instant::now();
+        let mut clock = move || start.elapsed().as_micros() as u64;
+        let mut limits = Limits {
+            clock: Some(&mut clock),
+            max_time_us: (common.cap_s * 1e6) as u64,
+            ..Limits::default()
+        };
+        let result = dfpn.solve(&mut game, Player::First, &mut table, &mut limits);
+        let status = match result.status {
+            Status::Proven => "proven".to_string(),
+            Status::Disproven => "disproven".to_string(),
+            Status::Unknown(reason) => format!("unknown ({reason})"),
+        };
+        println!(
+            "{}\t{moves}\t{status}\t{:.3}\t{}\t{}",
+            problem.id,
+            start.elapsed().as_secs_f64(),
+            result.stats.mid_calls,
+            result.stats.nodes
         );
         let _ = std::io::stdout().flush();
     }

@@ -46,7 +46,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use proofnum::certificate::Sink;
-use proofnum::{Dfpn, DfpnConfig, Limits, Player, Status, Table};
+use proofnum::{Dfpn, DfpnConfig, Game, Limits, Player, SearchResult, Status, Table};
 use proofnum_games::shogi::mate::{
     Exactness, MateConfig, MateWithin, TsumeReport, solve_tsume_with,
 };
@@ -443,37 +443,13 @@ fn judge(
 
 /// `prove`: the proof alone, tab-separated rows.
 fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
-    let problems = read_suite(file, common)?;
-    let mut table_bytes = proofnum::memory::table_memory(common.table_mib << 20);
-    let max_plies = 4000;
-    let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(max_plies, MAX_MOVES)];
-    let mut dfpn = Dfpn::<Tsume>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())
-        .map_err(|e| format!("{e:?}"))?;
     println!("id\tstatus\tseconds\tmid_calls\tpositions\tdepth");
-    for problem in &problems {
-        let mut tsume = common.tsume(problem)?;
-        let mut table = Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?;
-        let start = std::time::Instant::now();
-        let mut clock = move || start.elapsed().as_micros() as u64;
-        let mut limits = Limits {
-            clock: Some(&mut clock),
-            max_time_us: (common.cap_s * 1e6) as u64,
-            ..Limits::default()
-        };
-        let result = dfpn.solve(&mut tsume, Player::First, &mut table, &mut limits);
-        let seconds = start.elapsed().as_secs_f64();
-        let status = match result.status {
-            Status::Proven => "proven".to_string(),
-            Status::Disproven => "disproven".to_string(),
-            Status::Unknown(reason) => format!("unknown ({reason})"),
-        };
-        println!(
-            "{}\t{status}\t{seconds:.3}\t{}\t{}\t{}",
-            problem.id, result.stats.mid_calls, result.stats.nodes, result.stats.max_depth
-        );
-        let _ = std::io::stdout().flush();
-    }
-    Ok(ExitCode::SUCCESS)
+    each_problem(
+        file,
+        common,
+        |problem| common.tsume(problem),
+        |problem, result, row| println!("{}\t{row}\t{}", problem.id, result.stats.max_depth),
+    )
 }
 
 /// `within`: `MateWithin(moves)` for every problem, tab-separated rows.
@@ -481,16 +457,32 @@ fn within(file: &str, common: &Common, moves: u32) -> Result<ExitCode, String> {
     if moves == 0 {
         return Err("--moves: at least 1 (Black moves first)".into());
     }
+    println!("id\tmoves\tstatus\tseconds\tmid_calls\tpositions");
+    each_problem(
+        file,
+        common,
+        |problem| Ok(MateWithin::new(common.tsume(problem)?, moves)),
+        |problem, _, row| println!("{}\t{moves}\t{row}", problem.id),
+    )
+}
+
+/// df-pn on the game `game` makes of every problem of the suite, each in a fresh table and
+/// within `--cap`; `print` gets the result and the row's common fields (status, seconds, MID
+/// calls, positions; tab-separated).
+fn each_problem<G: Game>(
+    file: &str,
+    common: &Common,
+    game: impl Fn(&Problem) -> Result<G, String>,
+    print: impl Fn(&Problem, &SearchResult<G::Move>, &str),
+) -> Result<ExitCode, String> {
     let problems = read_suite(file, common)?;
     let mut table_bytes = proofnum::memory::table_memory(common.table_mib << 20);
-    // The budget bounds the line: every Black move spends one, or a White piece for free.
     let max_plies = 4000;
-    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(max_plies, MAX_MOVES)];
-    let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())
+    let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(max_plies, MAX_MOVES)];
+    let mut dfpn = Dfpn::<G>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())
         .map_err(|e| format!("{e:?}"))?;
-    println!("id\tmoves\tstatus\tseconds\tmid_calls\tpositions");
     for problem in &problems {
-        let mut game = MateWithin::new(common.tsume(problem)?, moves);
+        let mut position = game(problem)?;
         let mut table = Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?;
         let start = std::time::Instant::now();
         let mut clock = move || start.elapsed().as_micros() as u64;
@@ -499,19 +491,18 @@ fn within(file: &str, common: &Common, moves: u32) -> Result<ExitCode, String> {
             max_time_us: (common.cap_s * 1e6) as u64,
             ..Limits::default()
         };
-        let result = dfpn.solve(&mut game, Player::First, &mut table, &mut limits);
+        let result = dfpn.solve(&mut position, Player::First, &mut table, &mut limits);
+        let seconds = start.elapsed().as_secs_f64();
         let status = match result.status {
             Status::Proven => "proven".to_string(),
             Status::Disproven => "disproven".to_string(),
             Status::Unknown(reason) => format!("unknown ({reason})"),
         };
-        println!(
-            "{}\t{moves}\t{status}\t{:.3}\t{}\t{}",
-            problem.id,
-            start.elapsed().as_secs_f64(),
-            result.stats.mid_calls,
-            result.stats.nodes
+        let row = format!(
+            "{status}\t{seconds:.3}\t{}\t{}",
+            result.stats.mid_calls, result.stats.nodes
         );
+        print(problem, &result, &row);
         let _ = std::io::stdout().flush();
     }
     Ok(ExitCode::SUCCESS)

@@ -1014,7 +1014,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
                     } else if let Some((e, _)) = hit {
                         (e.numbers, e.distance, NO_REP, false)
                     } else {
-                        let numbers = fresh.unwrap_or(Numbers::UNIT);
+                        let numbers =
+                            fresh.expect("a leaf the table does not know has its own numbers");
                         self.remember_leaf(game, table, hash, numbers);
                         (numbers, 0, NO_REP, true)
                     };

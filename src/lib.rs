@@ -58,7 +58,9 @@
 //!
 //! ## Features
 //! - `std` (off by default): the parallel PN-DFPN solver (module `parallel`): several threads
-//!   solve one position over a shared table.
+//!   solve one position over a shared table; and `memory::table_memory` /
+//!   `memory::advise_huge_pages`, a table's memory on huge pages (the one allocation the
+//!   crate offers, for callers that want it).
 //!
 //! ## Limits
 //! Searches stop on node or work budgets, a stop flag another thread may set, or a time limit

@@ -5,10 +5,12 @@
 //! # Rules
 //! 1. **Mate in one** ([`Knowledge::MATE_IN_ONE`]): the attacker (Black) to move has a check
 //!    after which the defender has no legal move: a win. Only Black's checks are tried (they
-//!    are its only moves), each played on a copy of the board. A check after which the king
-//!    still has a flight square (a neighbouring square free of White's pieces that no Black
-//!    piece attacks, the king taken off the board for the sliders' rays) that the checking
-//!    move neither covers nor lands on is no mate: that is seen from bitboards first.
+//!    are its only moves). A check after which the king still has a flight square (a
+//!    neighbouring square free of White's pieces that no Black piece attacks, the king taken
+//!    off the board for the sliders' rays) that the checking move neither covers nor lands on
+//!    is no mate: seen from bitboards without playing the check (a drop adds only its own
+//!    piece's attacks; a board move's uncovered rays are read with the new occupancy). The
+//!    others are played on a copy of the board.
 //!    Mate by a pawn drop is not among Black's moves, so it is never counted as a mate.
 //! 2. **Move order** ([`Knowledge::ORDER`]): the attacker's captures and promotions first,
 //!    then its drops, then its other checks; the defender's king moves first, then its

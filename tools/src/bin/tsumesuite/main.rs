@@ -95,7 +95,7 @@ enum Command {
     },
     /// Whether Black mates within `--moves` moves (`MateWithin`: 2N - 1 plies by the
     /// composers' conventions, futile interpositions not counted), one tab-separated row per
-    /// problem (id, status, seconds, MID calls, positions). Proven: a mate that short exists;
+    /// problem (id, moves, status, seconds, MID calls, positions). Proven: a mate that short exists;
     /// disproven: none does (so a line claiming one misses a defence).
     Within {
         /// The suite (JSON lines).

@@ -36,7 +36,7 @@ impl<'a> KeyMap<'a> {
         let epoch = match (*header >> 32 == TAG).then_some(*header as u32) {
             Some(last) if last < u32::MAX => last + 1,
             _ => {
-                slots.fill(0);
+                crate::memory::clear_lazily(slots, 0);
                 1
             }
         };

@@ -54,7 +54,7 @@ pub const LAYOUT_VERSION: u32 = 6;
 const BYTE_ORDER_MARK: u32 = 0x0102_0304;
 
 /// One cache line of entries.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Bucket {
     slots: [RawEntry; ENTRIES_PER_BUCKET],
@@ -410,7 +410,7 @@ impl<'a> Table<'a> {
             stats: TableStats::default(),
             trusted: true,
         };
-        table.buckets_mut().fill(Bucket::default());
+        crate::memory::clear_lazily(table.buckets_mut(), Bucket::default());
         Ok(table)
     }
 
@@ -523,7 +523,7 @@ impl<'a> Table<'a> {
     /// Empties every bucket, resets the generation, the key salt and the statistics. The table
     /// is trusted from now on: it holds only what searches store.
     pub fn clear(&mut self) {
-        self.buckets_mut().fill(Bucket::default());
+        crate::memory::clear_lazily(self.buckets_mut(), Bucket::default());
         self.generation = 0;
         self.key_salt = 0;
         self.stats = TableStats::default();

@@ -171,6 +171,8 @@ fn bench<G: Game + Clone>(
 ) -> (u64, f64) {
     let table_bytes = (options.table_mib * (1 << 20) as f64) as usize;
     let mut memory = vec![0u8; table_bytes.max(Table::MIN_BYTES)];
+    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
+    proofnum::memory::prefault(&mut memory);
     let stack_bytes = Dfpn::<G>::stack_bytes(depth, moves);
     let mut stack = vec![0u8; stack_bytes];
     let capacity = Table::new(&mut memory).unwrap().capacity();
@@ -339,6 +341,8 @@ fn atarigo_sweep(options: &Options, chart: Option<&str>, font: &str) {
             };
             let table_bytes = Table::required_bytes(buckets);
             let mut memory = vec![0u8; table_bytes];
+            // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
+            proofnum::memory::prefault(&mut memory);
             let mut stack = vec![0u8; Dfpn::<AtariGo6>::stack_bytes(36, 36)];
             let runs: Vec<Run> = (0..o.runs)
                 .map(|_| {

@@ -156,6 +156,8 @@ fn run(common: &Common, runs: usize, only: &[String], base: Option<&str>, out: O
         .collect();
     let baseline = base.map(baseline::read).unwrap_or_default();
     let mut memory = proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
+    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
+    proofnum::memory::prefault(&mut memory);
     let mut stack = vec![0u8; Dfpn::<Uttt>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let load_before = baseline::load_average();
     println!(
@@ -314,6 +316,8 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
         }),
     };
     let mut memory = proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
+    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
+    proofnum::memory::prefault(&mut memory);
     let mut stack = vec![0u8; Dfpn::<Traced<Uttt>>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let mut traced = Traced::new(game.clone());
     traced.trace.borrow_mut().count_positions = positions;

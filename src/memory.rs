@@ -134,8 +134,8 @@ impl<'a> Carver<'a> {
 /// it already reads as, makes the system find, zero and map every page of it. Read instead,
 /// a clear buffer stays unallocated, and only the pages a search stores into are ever made:
 /// a 64 MiB table for a search of a few hundred positions no longer costs 64 MiB of page
-/// zeroing (`proofnum chess` on a mate in one: 0.10 s before, see the CHANGELOG). Memory a
-/// search has dirtied costs about what a plain fill would.
+/// zeroing (`proofnum chess` on a mate in one: 0.14 s before, 0.01 s after; see the
+/// CHANGELOG). Memory a search has dirtied costs no more than a plain fill did.
 pub(crate) fn clear_lazily<T: Copy + PartialEq>(slice: &mut [T], empty: T) {
     for element in slice.iter_mut() {
         if *element != empty {
@@ -150,8 +150,9 @@ pub(crate) fn clear_lazily<T: Copy + PartialEq>(slice: &mut [T], empty: T) {
 /// For benchmarks that time a search alone against a program that prepares its table before
 /// its clock starts: since [`Table::new`](crate::Table::new) leaves memory that is already
 /// clear unwritten, a fresh buffer's page faults would otherwise fall inside the search (a
-/// 1 GiB table on huge pages: up to 2 s on the development machine). Programs that answer a
-/// question need not call it: they pay only for the pages they use.
+/// 1 GiB table on huge pages: 2.4 s more in one tsume-shogi search on the development
+/// machine). Programs that answer a question need not call it: they pay only for the pages
+/// they use.
 pub fn prefault(buf: &mut [u8]) {
     for page in buf.chunks_mut(4096) {
         // An unknown value must be stored: the write cannot be left out.

@@ -16,8 +16,8 @@ times are wall-clock seconds of the search alone, each program's own measurement
 same machine in the same run, one after the other. Prints one row a problem, then: how many
 each proves, on how many of the problems both prove proofnum is faster, and the totals with
 unproven problems counted at the cap; then the totals with every answer at its own time, a "no
-mate" too (the three records flagged as misprints have none), and only unanswered problems at
-the cap.
+mate" too (the three records flagged as misprints have none) unless the other program proves
+a mate there, and unanswered problems at the cap.
 """
 
 import argparse
@@ -102,19 +102,21 @@ def main():
           f"{'cshogi':>10} {'s':>8} {'nodes':>12} {'cshogi/proofnum':>16}")
     both = faster = only_ours = only_theirs = 0
     total_ours = total_theirs = 0.0
-    # Besides: every answer at its own time, a "no mate" too (proofnum's disproofs are exact;
-    # cshogi's search ending without a mate before the cap is its claim, counted as given).
+    # Besides: every answer at its own time, a "no mate" too, unless the other program proves
+    # a mate there (then it is a wrong answer, at the cap like no answer). proofnum's
+    # disproofs are exact; cshogi's search ending without a mate is its claim.
     answered_ours = answered_theirs = 0.0
     for problem in problems:
         # One problem at a time, each program in turn, so both see the same load.
         status, seconds, mid_calls = run_proofnum(binary, args, problem["id"])
         proven = status == "proven"
-        answered_ours += seconds if status in ("proven", "disproven") else args.cap
-        seconds = seconds if proven else args.cap
         their_status, their_seconds, nodes = run_cshogi(problem["sfen"], args.cap)
         their_proven = their_status == "proven"
-        answered_theirs += (their_seconds if their_status in ("proven", "disproven-or-limit")
-                            else args.cap)
+        ours_answers = proven or (status == "disproven" and not their_proven)
+        theirs_answers = their_proven or (their_status == "disproven-or-limit" and not proven)
+        answered_ours += seconds if ours_answers else args.cap
+        answered_theirs += their_seconds if theirs_answers else args.cap
+        seconds = seconds if proven else args.cap
         their_seconds = their_seconds if their_proven else args.cap
         total_ours += seconds
         total_theirs += their_seconds
@@ -135,7 +137,7 @@ def main():
           f"both prove ({100 * faster / max(both, 1):.0f}%); total time (unproven at the cap) "
           f"proofnum {total_ours:.1f} s, cshogi {total_theirs:.1f} s, ratio "
           f"{total_ours / max(total_theirs, 1e-9):.2f}; every answer at its time, a no-mate too "
-          f"(unanswered at the cap): {answered_ours:.1f} s and {answered_theirs:.1f} s, ratio "
+          f"(unanswered or refuted at the cap): {answered_ours:.1f} s and {answered_theirs:.1f} s, ratio "
           f"{answered_ours / max(answered_theirs, 1e-9):.2f}")
 
 

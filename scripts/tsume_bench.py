@@ -137,7 +137,8 @@ def main():
           f"both prove ({100 * faster / max(both, 1):.0f}%); total time (unproven at the cap) "
           f"proofnum {total_ours:.1f} s, cshogi {total_theirs:.1f} s, ratio "
           f"{total_ours / max(total_theirs, 1e-9):.2f}; every answer at its time, a no-mate too "
-          f"(unanswered or refuted at the cap): {answered_ours:.1f} s and {answered_theirs:.1f} s, ratio "
+          f"(unanswered or refuted at the cap): {answered_ours:.1f} s and "
+          f"{answered_theirs:.1f} s, ratio "
           f"{answered_ours / max(answered_theirs, 1e-9):.2f}")
 
 

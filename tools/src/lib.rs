@@ -12,7 +12,8 @@
 //! - [`stockfish`]: a Stockfish driver over UCI, the chess suites' independent referee;
 //! - [`baseline`]: the committed baselines' format and the comparison of a run with one;
 //! - [`trace`]: where a df-pn search spends its MID calls, measured from outside the core;
-//! - [`rng`]: the suite generators' random numbers.
+//! - [`rng`]: the suite generators' random numbers;
+//! - [`timed_table_memory`]: a table's memory, allocated before a clock starts.
 //!
 //! Nothing here is part of the solver or published: these programs measure and check it.
 
@@ -20,3 +21,13 @@ pub mod baseline;
 pub mod rng;
 pub mod stockfish;
 pub mod trace;
+
+/// `bytes` of table memory as `proofnum::memory::table_memory` gives them (zeroed, advised
+/// for huge pages), with every page allocated now (`proofnum::memory::prefault`): the
+/// runners time searches alone, and `Table::new` leaves clear memory unwritten, so a fresh
+/// buffer's page faults would otherwise fall inside the first timed search.
+pub fn timed_table_memory(bytes: usize) -> Vec<u8> {
+    let mut memory = proofnum::memory::table_memory(bytes);
+    proofnum::memory::prefault(&mut memory);
+    memory
+}

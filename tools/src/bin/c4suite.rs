@@ -236,9 +236,7 @@ fn run<const R: u8>(
         ..DfpnConfig::default()
     };
     let lines = read_suite(path);
-    let mut memory = proofnum::memory::table_memory((table_mib * (1 << 20) as f64) as usize);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut memory);
+    let mut memory = proofnum_tools::timed_table_memory((table_mib * (1 << 20) as f64) as usize);
     let mut table = Table::new(&mut memory).expect("table memory");
     let mut stack = vec![0u8; Dfpn::<G<R>>::stack_bytes(42, 7)];
     let mut dfpn = Dfpn::<G<R>>::new(&mut stack, 42, 7, config).unwrap();
@@ -463,9 +461,7 @@ fn run_pons(
     verbose: bool,
     orders: bool,
 ) -> bool {
-    let mut memory = proofnum::memory::table_memory((table_mib * (1 << 20) as f64) as usize);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut memory);
+    let mut memory = proofnum_tools::timed_table_memory((table_mib * (1 << 20) as f64) as usize);
     let mut table = Table::new(&mut memory).expect("table memory");
     let mut stack = vec![0u8; Dfpn::<ConnectFour>::stack_bytes(42, 7)];
     let mut dfpn = Dfpn::<ConnectFour>::new(&mut stack, 42, 7, DfpnConfig::default()).unwrap();
@@ -633,9 +629,8 @@ fn run_reuse(args: &ReuseArgs) {
     });
     let mut lines = read_suite(&path);
     lines.truncate(args.lines);
-    let mut memory = proofnum::memory::table_memory((args.table_mib * (1 << 20) as f64) as usize);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut memory);
+    let mut memory =
+        proofnum_tools::timed_table_memory((args.table_mib * (1 << 20) as f64) as usize);
     let mut stack = vec![0u8; Dfpn::<Traced<ConnectFour>>::stack_bytes(42, 7)];
     let mut dfpn =
         Dfpn::<Traced<ConnectFour>>::new(&mut stack, 42, 7, DfpnConfig::default()).unwrap();

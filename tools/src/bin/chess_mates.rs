@@ -101,9 +101,7 @@ struct Totals {
 }
 
 fn prove_all(positions: &[Position], knowledge: Knowledge, options: &Options) -> Totals {
-    let mut table_bytes = proofnum::memory::table_memory(options.table_mib << 20);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut table_bytes);
+    let mut table_bytes = proofnum_tools::timed_table_memory(options.table_mib << 20);
     let mut stack = vec![0u8; Dfpn::<Chess>::stack_bytes(MAX_PLIES, MAX_MOVES)];
     let mut dfpn =
         Dfpn::<Chess>::new(&mut stack, MAX_PLIES, MAX_MOVES, Default::default()).unwrap();

@@ -155,9 +155,8 @@ fn run(common: &Common, runs: usize, only: &[String], base: Option<&str>, out: O
         .filter(|(id, _)| only.is_empty() || only.iter().any(|o| id.starts_with(o.as_str())))
         .collect();
     let baseline = base.map(baseline::read).unwrap_or_default();
-    let mut memory = proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut memory);
+    let mut memory =
+        proofnum_tools::timed_table_memory((common.table_mib * (1 << 20) as f64) as usize);
     let mut stack = vec![0u8; Dfpn::<Uttt>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let load_before = baseline::load_average();
     println!(
@@ -315,9 +314,8 @@ fn trace_position(common: &Common, position: &str, top: usize, positions: bool) 
             std::process::exit(2)
         }),
     };
-    let mut memory = proofnum::memory::table_memory((common.table_mib * (1 << 20) as f64) as usize);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut memory);
+    let mut memory =
+        proofnum_tools::timed_table_memory((common.table_mib * (1 << 20) as f64) as usize);
     let mut stack = vec![0u8; Dfpn::<Traced<Uttt>>::stack_bytes(MAX_PLIES, MAX_PLIES)];
     let mut traced = Traced::new(game.clone());
     traced.trace.borrow_mut().count_positions = positions;

@@ -17,9 +17,7 @@ pub fn dive(line: &Line, max_mid_calls: u64, table_mib: f64) -> Result<(), Strin
     let mut game = Chess::from_fen(&line.fen).map_err(|e| e.to_string())?;
     game.set_attacker(Some(chess::player(attacker)));
     let mut traced = Traced::new(game);
-    let mut memory = proofnum::memory::table_memory((table_mib * (1 << 20) as f64) as usize);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut memory);
+    let mut memory = proofnum_tools::timed_table_memory((table_mib * (1 << 20) as f64) as usize);
     let mut table = Table::new(&mut memory).map_err(|e| format!("{e:?}"))?;
     let mut stack = vec![0u8; Dfpn::<Traced<Chess>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
     let mut dfpn =

@@ -83,12 +83,10 @@ pub struct Solver {
 impl Solver {
     /// A solver with a `table_mib` MiB table.
     pub fn new(table_mib: f64, checks_only: bool) -> Solver {
-        let mut table_memory =
-            proofnum::memory::table_memory((table_mib * (1 << 20) as f64) as usize);
-        // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-        proofnum::memory::prefault(&mut table_memory);
         Solver {
-            table_memory,
+            table_memory: proofnum_tools::timed_table_memory(
+                (table_mib * (1 << 20) as f64) as usize,
+            ),
             stack_memory: vec![0u8; Dfpn::<Chess>::stack_bytes(MAX_DEPTH, MAX_MOVES)],
             checks_only,
             knowledge: Knowledge::ALL,

@@ -476,9 +476,7 @@ fn each_problem<G: Game>(
     print: impl Fn(&Problem, &SearchResult<G::Move>, &str),
 ) -> Result<ExitCode, String> {
     let problems = read_suite(file, common)?;
-    let mut table_bytes = proofnum::memory::table_memory(common.table_mib << 20);
-    // Allocated now, outside the timed searches (`Table::new` leaves clear memory unwritten).
-    proofnum::memory::prefault(&mut table_bytes);
+    let mut table_bytes = proofnum_tools::timed_table_memory(common.table_mib << 20);
     let max_plies = 4000;
     let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(max_plies, MAX_MOVES)];
     let mut dfpn = Dfpn::<G>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())

@@ -139,6 +139,20 @@ fn tsume_perft(game: &mut Tsume, position: &mut Position, depth: u32) -> u64 {
     // A side without moves is scored as a loss by outcome (mate, or no check left).
     if ours.is_empty() {
         assert_eq!(game.outcome(), Outcome::Loss, "{}", game.sfen());
+    } else if game.side_to_move() == Player::First
+        && game.knowledge().contains(Knowledge::MATE_IN_ONE)
+    {
+        // Black wins at once exactly when one of its checks leaves rsshogi no legal reply
+        // (the mate test's shortcuts: flight squares, interpositions, the checker taken).
+        let mates = expected.iter().any(|usi| {
+            let rs = rsshogi::types::Move::from_usi(usi).unwrap();
+            position.apply_move(rs);
+            let mated = rs_legal(position).is_empty();
+            position.undo_move(rs).unwrap();
+            mated
+        });
+        assert_eq!(game.outcome() == Outcome::Win, mates, "{}", game.sfen());
+        assert_eq!(game.mating_move().is_some(), mates, "{}", game.sfen());
     }
     if depth == 1 {
         return ours.len() as u64;
@@ -280,7 +294,8 @@ fn every_recorded_main_line_is_legal_and_ends_in_mate() {
     // lists, White's among its legal replies, each also legal for rsshogi. After the last
     // move White is in check and every reply left is a futile interposition, as records count
     // them: a drop after which Black mates at once (rsshogi judging both plies). On the way,
-    // the game finds a mate in one exactly where rsshogi does.
+    // the game finds a mate in one exactly where rsshogi does, after the recorded White
+    // replies and after every other.
     for problem in tsume_suite::problems() {
         let id = &problem.id;
         let mut game = Tsume::from_sfen(&problem.sfen).unwrap();
@@ -295,6 +310,24 @@ fn every_recorded_main_line_is_legal_and_ends_in_mate() {
                     rs_mate_in_one(&mut position),
                     "{id}: mate in one after {ply} plies"
                 );
+            } else {
+                // And after every other reply White has there: the positions a proof
+                // evaluates most, many of them mates in one.
+                for reply in trait_moves(&game) {
+                    let rs = rsshogi::types::Move::from_usi(&game.usi(reply)).unwrap();
+                    game.play(reply);
+                    position.apply_move(rs);
+                    let mates = rs_mate_in_one(&mut position);
+                    assert_eq!(game.mating_move().is_some(), mates, "{id}: {}", game.sfen());
+                    assert_eq!(
+                        game.outcome() == Outcome::Win,
+                        mates,
+                        "{id}: {}",
+                        game.sfen()
+                    );
+                    position.undo_move(rs).unwrap();
+                    game.undo(reply);
+                }
             }
             let mv = *trait_moves(&game)
                 .iter()

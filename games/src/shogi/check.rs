@@ -23,6 +23,7 @@ use haitaka::{
 };
 
 use super::Move;
+use super::knowledge::{checker_taken, flight_squares};
 
 /// A position's check geometry for its side to move, computed once so that whole sets of
 /// moves are classified with a few bitboard operations.
@@ -101,8 +102,20 @@ impl CheckSquares {
         promotion: bool,
     ) -> bool {
         let placed = if promotion { piece.promote() } else { piece };
-        self.direct[placed as usize].has(to)
-            || (self.discoverers.has(from) && !line_ray(from, self.their_king).has(to))
+        self.direct[placed as usize].has(to) || self.discovers(from, to)
+    }
+
+    /// The square of the king these checks are against.
+    #[inline]
+    pub fn their_king(&self) -> Square {
+        self.their_king
+    }
+
+    /// True when the board move from `from` to `to` uncovers a check by a slider behind
+    /// `from` (whatever the piece gives from `to`).
+    #[inline]
+    pub fn discovers(&self, from: Square, to: Square) -> bool {
+        self.discoverers.has(from) && !line_ray(from, self.their_king).has(to)
     }
 
     /// True when dropping `piece` on `to` gives check (drops never discover a check).
@@ -134,15 +147,22 @@ impl CheckSquares {
     }
 }
 
-/// True when dropping a pawn of the side to move on `to` mates: the pawn checks and the
-/// opponent has no legal reply (played on a copy of the board).
+/// True when dropping a pawn of the side to move on `to` (the square in front of the
+/// opponent's king) mates: the pawn checks and the opponent has no legal reply. The usual
+/// replies are seen first without generating every move: a flight square of the king (the
+/// pawn attacks none and only blocks rays, so a flight stays one), then the pawn taken
+/// ([`checker_taken`], on a copy of the board with the pawn dropped).
 fn pawn_drop_mates(board: &Board, to: Square) -> bool {
+    if !(flight_squares(board) & !to.bitboard()).is_empty() {
+        return false;
+    }
     let mut after = board.clone();
     after.play_unchecked(haitaka::Move::Drop {
         piece: Piece::Pawn,
         to,
     });
-    !after.generate_moves(|_| true)
+    let king = after.king(after.side_to_move());
+    !checker_taken(&after, king) && !after.generate_moves(|_| true)
 }
 
 /// `to` (pawn drop squares of the side to move that haitaka's generator listed) without the
@@ -192,10 +212,16 @@ pub fn has_legal_move(board: &Board) -> bool {
 /// Calls `f` with every legal move of `board`'s side to move that gives check, drops first
 /// (two pawns on a file and mate by a pawn drop excluded), until `f` returns true; returns
 /// whether it did.
-pub fn for_each_check(board: &Board, mut f: impl FnMut(Move) -> bool) -> bool {
-    let Some(checks) = CheckSquares::new(board) else {
-        return false;
-    };
+pub fn for_each_check(board: &Board, f: impl FnMut(Move) -> bool) -> bool {
+    CheckSquares::new(board).is_some_and(|checks| for_each_check_of(board, &checks, f))
+}
+
+/// [`for_each_check`] with the check geometry `checks` of `board` already computed.
+pub fn for_each_check_of(
+    board: &Board,
+    checks: &CheckSquares,
+    mut f: impl FnMut(Move) -> bool,
+) -> bool {
     let color = board.side_to_move();
     if board.generate_drops(|set| {
         if let PieceMoves::Drops { piece, to, .. } = set {

@@ -27,13 +27,16 @@
 //! loss: the rules of the game.
 
 use haitaka::{
-    BitBoard, Board, Color, Piece, PieceMoves, Square, get_bishop_moves, get_lance_moves,
-    get_rook_moves, gold_attacks, king_attacks, knight_attacks, pawn_attacks, silver_attacks,
+    BitBoard, Board, Color, Piece, PieceMoves, Square, drop_zone, get_between_rays,
+    get_bishop_moves, get_lance_moves, get_rook_moves, gold_attacks, king_attacks, knight_attacks,
+    pawn_attacks, silver_attacks,
 };
 use proofnum::{MoveList, Numbers, Outcome};
 
-use super::check::{for_each_check, generate_legal, has_legal_move};
-use super::{MAX_MOVES, Move, Tsume};
+use super::check::{
+    CheckSquares, for_each_check, for_each_check_of, generate_legal, has_legal_move,
+};
+use super::{HAND_PIECES, MAX_MOVES, Move, Tsume};
 
 /// Which pieces of tsume knowledge a position uses. The value of a position never depends on
 /// it, only the speed of the search.
@@ -125,18 +128,18 @@ pub fn flight_squares(board: &Board) -> BitBoard {
 }
 
 /// A check of the side to move that mates, if there is one (the first in generation order),
-/// and the number of checks seen (all of them when there is no mate).
-pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
+/// the number of checks seen (all of them when there is no mate) and the opponent king's
+/// flight squares ([`flight_squares`]).
+pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32, BitBoard) {
     let mut found = None;
     let mut count = 0;
     let flights = flight_squares(board);
     let us = board.side_to_move();
-    let without_king = if board.has(!us, Piece::King) {
-        board.occupied() ^ board.king(!us).bitboard()
-    } else {
-        board.occupied()
+    let Some(checks) = CheckSquares::new(board) else {
+        return (None, 0, flights); // no king to check
     };
-    for_each_check(board, |mv| {
+    let without_king = board.occupied() ^ checks.their_king().bitboard();
+    for_each_check_of(board, &checks, |mv| {
         count += 1;
         // A drop only adds its own piece's attacks (and blocks rays, which frees squares): a
         // flight square it neither lands on nor attacks stays one, so the king steps there.
@@ -144,7 +147,9 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
         let to = mv.to();
         if let Some(piece) = mv.dropped() {
             let reach = piece_attacks(piece, us, to, without_king | to.bitboard());
-            if !(flights & !to.bitboard() & !reach).is_empty() {
+            if !(flights & !to.bitboard() & !reach).is_empty()
+                || interposable(board, checks.their_king(), piece, to)
+            {
                 return false;
             }
         } else if let Some((from, piece)) = mv.origin().and_then(|f| Some((f, board.piece_on(f)?)))
@@ -166,6 +171,10 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
             {
                 return false;
             }
+            // A discovered check too is a double check, which no interposition answers.
+            if !checks.discovers(from, to) && interposable(board, checks.their_king(), moved, to) {
+                return false;
+            }
         }
         let mut after = board.clone();
         after.play_unchecked(mv.to_haitaka());
@@ -175,14 +184,100 @@ pub(super) fn mating_move_and_count(board: &Board) -> (Option<Move>, u32) {
         let occupied = after.occupied() ^ king.bitboard();
         let escapes = (flights & !mv.to().bitboard())
             .into_iter()
-            .any(|flight| !attacked_by(&after, !them, flight, occupied));
+            .any(|flight| !attacked_by(&after, !them, flight, occupied))
+            || checker_taken(&after, king);
         if !escapes && !has_legal_move(&after) {
             found = Some(mv);
             return true;
         }
         false
     });
-    (found, count)
+    (found, count, flights)
+}
+
+/// True when the side to move, in check by a single piece, can take the checker at once: with
+/// its king (the checker next to it and not defended, the king taken off the board for the
+/// sliders' rays), or with another piece that is not pinned (haitaka's `pinned` holds every
+/// lone piece between the king and a slider of the other side, so it errs towards "pinned").
+/// Either is a legal reply, so the check is no mate; the usual reply to a contact check, seen
+/// before generating every reply.
+pub(super) fn checker_taken(after: &Board, king: Square) -> bool {
+    let checkers = after.checkers();
+    let Some(checker) = checkers.next_square() else {
+        return false;
+    };
+    if checkers.len() != 1 {
+        return false;
+    }
+    let us = after.side_to_move();
+    let occupied = after.occupied();
+    if king_attacks(us, king).has(checker)
+        && !attacked_by(after, !us, checker, occupied ^ king.bitboard())
+    {
+        return true;
+    }
+    let takers = attackers(after, us, checker, occupied) & !king.bitboard() & !after.pinned();
+    !takers.is_empty()
+}
+
+/// The pieces of `color` that attack `square` through the occupancy `occupied` (see
+/// [`attacked_by`], which answers whether there is one faster).
+fn attackers(board: &Board, color: Color, square: Square, occupied: BitBoard) -> BitBoard {
+    let them = !color;
+    let ours = board.colors(color);
+    let golds = board.pieces(Piece::Gold)
+        | board.pieces(Piece::Tokin)
+        | board.pieces(Piece::PLance)
+        | board.pieces(Piece::PKnight)
+        | board.pieces(Piece::PSilver);
+    let bishops = board.pieces(Piece::Bishop) | board.pieces(Piece::PBishop);
+    let rooks = board.pieces(Piece::Rook) | board.pieces(Piece::PRook);
+    let around =
+        board.pieces(Piece::King) | board.pieces(Piece::PBishop) | board.pieces(Piece::PRook);
+    ours & ((pawn_attacks(them, square) & board.pieces(Piece::Pawn))
+        | (knight_attacks(them, square) & board.pieces(Piece::Knight))
+        | (silver_attacks(them, square) & board.pieces(Piece::Silver))
+        | (gold_attacks(them, square) & golds)
+        | (king_attacks(them, square) & around)
+        | (get_lance_moves(them, square, occupied) & board.pieces(Piece::Lance))
+        | (get_bishop_moves(them, square, occupied) & bishops)
+        | (get_rook_moves(them, square, occupied) & rooks))
+}
+
+/// True when the defender (White) can answer a check given by a Black `piece` placed on `to`
+/// alone (no other piece checks) by dropping a piece from its hand between: the piece is a
+/// slider checking from a distance and White holds a piece it may drop on one of the squares
+/// between (its drop zone; a pawn not on a file where White has one, and only when Black has
+/// no king, so that the pawn cannot give mate by a drop). A drop never exposes the dropping
+/// side's king, so such a drop is a legal reply and the check is no mate: seen without
+/// playing it.
+fn interposable(board: &Board, king: Square, piece: Piece, to: Square) -> bool {
+    if !matches!(
+        piece,
+        Piece::Lance | Piece::Bishop | Piece::Rook | Piece::PBishop | Piece::PRook
+    ) {
+        return false;
+    }
+    let between = get_between_rays(to, king) & !board.occupied();
+    if between.is_empty() {
+        return false;
+    }
+    let white = Color::White;
+    HAND_PIECES.iter().any(|&kind| {
+        if board.num_in_hand(white, kind) == 0 {
+            return false;
+        }
+        let squares = between & drop_zone(white, kind);
+        match kind {
+            Piece::Pawn => {
+                !board.has(Color::Black, Piece::King)
+                    && squares
+                        .into_iter()
+                        .any(|square| board.pawn_drop_ok(white, square))
+            }
+            _ => !squares.is_empty(),
+        }
+    })
 }
 
 /// The squares a piece of `color` of kind `piece` on `square` attacks through `occupied`.
@@ -208,17 +303,30 @@ pub fn mating_move(board: &Board) -> Option<Move> {
     mating_move_and_count(board).0
 }
 
+/// What [`outcome`] saw of a position that [`estimate`] needs too, with the position's hash
+/// (a collision could only change an estimate, never a value).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Seen {
+    key: u64,
+    /// Black's checks, or White's replies weighted as [`defender_weight`] weighs them.
+    count: u32,
+    /// Where Black is to move and the mate-in-one test ran: the defender king's flight squares.
+    flights: Option<u32>,
+}
+
 /// [`proofnum::Game::outcome`]: the defender with no move is mated, the attacker with no check
-/// has failed, the attacker with a mate in one has won; the move count is left for
-/// [`estimate`].
+/// has failed, the attacker with a mate in one has won; the move count (and the flight squares
+/// the mate test counted) are left for [`estimate`].
 pub(super) fn outcome(tsume: &Tsume) -> Outcome {
     let board = tsume.board();
+    let mut flights = None;
     let count = if board.side_to_move() == Color::Black {
         if tsume.knowledge.contains(Knowledge::MATE_IN_ONE) {
-            let (mate, count) = mating_move_and_count(board);
+            let (mate, count, free) = mating_move_and_count(board);
             if mate.is_some() {
                 return Outcome::Win;
             }
+            flights = Some(free.len());
             count
         } else {
             let mut count = 0;
@@ -236,7 +344,11 @@ pub(super) fn outcome(tsume: &Tsume) -> Outcome {
     if count == 0 {
         return Outcome::Loss;
     }
-    tsume.moves_seen.set(Some((tsume.key(), count)));
+    tsume.moves_seen.set(Some(Seen {
+        key: tsume.key(),
+        count,
+        flights,
+    }));
     Outcome::Unknown
 }
 
@@ -257,30 +369,35 @@ fn defender_weight(board: &Board) -> u32 {
     weight + drop_squares.len()
 }
 
-/// [`proofnum::Game::estimate`] (rule 3 of the module docs), the counts from the cache
-/// [`outcome`] filled for this position when it did (keyed by the hash: a collision could only
-/// change an estimate, never a value).
+/// [`proofnum::Game::estimate`] (rule 3 of the module docs), the counts from what [`outcome`]
+/// saw of this position when it did ([`Seen`]).
 pub(super) fn estimate(tsume: &Tsume) -> Numbers {
     if !tsume.knowledge.contains(Knowledge::ESTIMATE) {
         return Numbers::UNIT;
     }
     let board = tsume.board();
-    let cached = match tsume.moves_seen.get() {
-        Some((key, count)) if key == tsume.key() => Some(count),
-        _ => None,
-    };
+    let cached = tsume
+        .moves_seen
+        .get()
+        .filter(|seen| seen.key == tsume.key());
     if board.side_to_move() == Color::Black {
-        let checks = cached.unwrap_or_else(|| {
-            let mut count = 0;
-            for_each_check(board, |_| {
-                count += 1;
-                false
-            });
-            count
-        });
-        Numbers::new(1 + flight_squares(board).len(), checks.max(1))
+        let checks = cached.map_or_else(
+            || {
+                let mut count = 0;
+                for_each_check(board, |_| {
+                    count += 1;
+                    false
+                });
+                count
+            },
+            |seen| seen.count,
+        );
+        let flights = cached
+            .and_then(|seen| seen.flights)
+            .unwrap_or_else(|| flight_squares(board).len());
+        Numbers::new(1 + flights, checks.max(1))
     } else {
-        let weight = cached.unwrap_or_else(|| defender_weight(board));
+        let weight = cached.map_or_else(|| defender_weight(board), |seen| seen.count);
         Numbers::new(1, weight.max(1))
     }
 }

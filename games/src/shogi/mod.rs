@@ -293,9 +293,9 @@ pub struct Tsume {
     /// The moves of that line, one fewer than the boards.
     moves: Vec<Move>,
     knowledge: Knowledge,
-    /// The move count `outcome` found for the position with this hash, for the `estimate`
-    /// the search asks next (one move generation instead of two).
-    moves_seen: Cell<Option<(u64, u32)>>,
+    /// What `outcome` found for the position with this hash, for the `estimate` the search
+    /// asks next (one move generation instead of two).
+    moves_seen: Cell<Option<knowledge::Seen>>,
 }
 
 impl PartialEq for Tsume {

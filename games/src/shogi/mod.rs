@@ -477,9 +477,12 @@ impl Tsume {
         let board = self.board();
         let key = zobrist::key_after(board, self.key(), mv);
         let mut next = board.clone();
-        let victim = mv.origin().and_then(|_| board.piece_on(mv.to()));
+        let victim = mv
+            .is_discarding()
+            .then(|| board.piece_on(mv.to()))
+            .flatten();
         next.play_unchecked(mv.to_haitaka());
-        if let (true, Some(victim)) = (mv.is_discarding(), victim) {
+        if let Some(victim) = victim {
             // The mate-length game's discarding capture: the piece leaves the game.
             let mover = board.side_to_move();
             let kind = victim.unpromote();

@@ -117,7 +117,13 @@ pub fn key_after(board: &Board, key: u64, mv: Move) -> u64 {
         moved
     };
     key ^= piece_key(us, moved, from) ^ piece_key(us, placed, to);
-    if let Some(victim) = board.piece_on(to) {
+    // haitaka's `piece_on` tries every kind in turn: an empty square is told at once.
+    if let Some(victim) = board
+        .occupied()
+        .has(to)
+        .then(|| board.piece_on(to))
+        .flatten()
+    {
         key ^= piece_key(!us, victim, to);
         if !mv.is_discarding() {
             let kind = victim.unpromote() as usize;

@@ -72,6 +72,12 @@ fn play_checked(game: &mut Tsume, mv: Move) {
     );
     let rebuilt = Tsume::new(game.board().clone());
     assert_eq!(game.hash(), rebuilt.hash(), "hash after {}", game.usi(mv));
+    assert_eq!(
+        game.board_key(),
+        rebuilt.board_key(),
+        "board key after {}",
+        game.usi(mv)
+    );
 }
 
 /// Perft over every legal move of both sides, comparing the move sets with rsshogi at every

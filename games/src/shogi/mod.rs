@@ -287,9 +287,9 @@ impl From<haitaka::Move> for Move {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Tsume {
-    /// The boards of the line played so far with their hashes (`zobrist::key_of`); the last
-    /// one is the current position.
-    boards: Vec<(Board, u64)>,
+    /// The boards of the line played so far, each with its hash (`zobrist::key_of`) and the
+    /// hands' part of it (`zobrist::hands_key`); the last one is the current position.
+    boards: Vec<(Board, u64, u64)>,
     /// The moves of that line, one fewer than the boards.
     moves: Vec<Move>,
     knowledge: Knowledge,
@@ -310,8 +310,8 @@ impl Tsume {
     /// The game from a haitaka board, with every piece of knowledge.
     pub fn new(board: Board) -> Tsume {
         let mut boards = Vec::with_capacity(RESERVED_PLIES);
-        let key = zobrist::key_of(&board);
-        boards.push((board, key));
+        let (key, hands) = (zobrist::key_of(&board), zobrist::hands_key(&board));
+        boards.push((board, key, hands));
         Tsume {
             boards,
             moves: Vec::with_capacity(RESERVED_PLIES),
@@ -361,7 +361,8 @@ impl Tsume {
     /// The hash of the pieces on the board and the side to move, without the hands: positions
     /// that differ only in their hands share it (for hand dominance, see the module docs).
     pub fn board_key(&self) -> u64 {
-        self.key() ^ zobrist::hands_key(self.board())
+        let (_, key, hands) = &self.boards[self.boards.len() - 1];
+        key ^ hands
     }
 
     /// The pieces in `color`'s hand, counted by kind in [`HAND_PIECES`] order.
@@ -471,11 +472,11 @@ impl Tsume {
         notation::missing_pieces(self.board())
     }
 
-    /// A move's outcome when played here: the new board and its hash.
+    /// A move's outcome when played here: the new board, its hash and the hands' part of it.
     #[inline]
-    fn child(&self, mv: Move) -> (Board, u64) {
-        let board = self.board();
-        let key = zobrist::key_after(board, self.key(), mv);
+    fn child(&self, mv: Move) -> (Board, u64, u64) {
+        let (board, key, hands) = &self.boards[self.boards.len() - 1];
+        let (key, hands) = zobrist::keys_after(board, *key, *hands, mv);
         let mut next = board.clone();
         let victim = mv
             .is_discarding()
@@ -489,7 +490,7 @@ impl Tsume {
             let count = next.num_in_hand(mover, kind);
             next.unchecked_set_hand(mover, kind, count.saturating_sub(1));
         }
-        (next, key)
+        (next, key, hands)
     }
 }
 

@@ -95,28 +95,46 @@ pub fn key_of(board: &Board) -> u64 {
 /// captured piece out of the mover's hand.
 #[inline]
 pub fn key_after(board: &Board, key: u64, mv: Move) -> u64 {
+    let (board_change, hands_change) = changes(board, mv);
+    key ^ board_change ^ hands_change
+}
+
+/// [`key_after`] and the hands' part of it: what [`hands_key`] gives for the board after
+/// `mv`, from `hands`, `board`'s.
+#[inline]
+pub fn keys_after(board: &Board, key: u64, hands: u64, mv: Move) -> (u64, u64) {
+    let (board_change, hands_change) = changes(board, mv);
+    (key ^ board_change ^ hands_change, hands ^ hands_change)
+}
+
+/// What the legal move `mv` of `board` changes in its hash: the part of the pieces on the
+/// board and the side to move, and the part of the hands.
+#[inline]
+fn changes(board: &Board, mv: Move) -> (u64, u64) {
     let us = board.side_to_move();
-    let mut key = key ^ KEYS[WHITE_TO_MOVE];
+    let turn = KEYS[WHITE_TO_MOVE];
     let to = mv.to();
     if let Some(piece) = mv.dropped() {
         let count = board.num_in_hand(us, piece);
-        return key
-            ^ hand_key(us, piece as usize, count)
-            ^ hand_key(us, piece as usize, count.saturating_sub(1))
-            ^ piece_key(us, piece, to);
+        return (
+            turn ^ piece_key(us, piece, to),
+            hand_key(us, piece as usize, count)
+                ^ hand_key(us, piece as usize, count.saturating_sub(1)),
+        );
     }
     let Some(from) = mv.origin() else {
-        return key; // not a move of this position: never asked for
+        return (turn, 0); // not a move of this position: never asked for
     };
     let Some(moved) = board.piece_on(from) else {
-        return key;
+        return (turn, 0);
     };
     let placed = if mv.is_promotion() {
         moved.promote()
     } else {
         moved
     };
-    key ^= piece_key(us, moved, from) ^ piece_key(us, placed, to);
+    let mut board_change = turn ^ piece_key(us, moved, from) ^ piece_key(us, placed, to);
+    let mut hands_change = 0;
     // haitaka's `piece_on` tries every kind in turn: an empty square is told at once.
     if let Some(victim) = board
         .occupied()
@@ -124,12 +142,12 @@ pub fn key_after(board: &Board, key: u64, mv: Move) -> u64 {
         .then(|| board.piece_on(to))
         .flatten()
     {
-        key ^= piece_key(!us, victim, to);
+        board_change ^= piece_key(!us, victim, to);
         if !mv.is_discarding() {
             let kind = victim.unpromote() as usize;
             let count = board.hand(us)[kind];
-            key ^= hand_key(us, kind, count) ^ hand_key(us, kind, count + 1);
+            hands_change = hand_key(us, kind, count) ^ hand_key(us, kind, count + 1);
         }
     }
-    key
+    (board_change, hands_change)
 }

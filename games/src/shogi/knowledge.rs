@@ -9,8 +9,10 @@
 //!    neighbouring square free of White's pieces that no Black piece attacks, the king taken
 //!    off the board for the sliders' rays) that the checking move neither covers nor lands on
 //!    is no mate: seen from bitboards without playing the check (a drop adds only its own
-//!    piece's attacks; a board move's uncovered rays are read with the new occupancy). The
-//!    others are played on a copy of the board.
+//!    piece's attacks; a board move's uncovered rays are read with the new occupancy). So is
+//!    a single check by a slider from a distance that the defender can block with a drop from
+//!    its hand. The others are played on a copy of the board, where a check whose checker the
+//!    king or an unpinned piece takes is no mate, seen before generating every reply.
 //!    Mate by a pawn drop is not among Black's moves, so it is never counted as a mate.
 //! 2. **Move order** ([`Knowledge::ORDER`]): the attacker's captures and promotions first,
 //!    then its drops, then its other checks; the defender's king moves first, then its
@@ -239,13 +241,13 @@ fn attackers(board: &Board, color: Color, square: Square, occupied: BitBoard) ->
         | (get_rook_moves(them, square, occupied) & rooks))
 }
 
-/// True when the defender (White) can answer a check given by a Black `piece` placed on `to`
-/// alone (no other piece checks) by dropping a piece from its hand between: the piece is a
-/// slider checking from a distance and White holds a piece it may drop on one of the squares
-/// between (its drop zone; a pawn not on a file where White has one, and only when Black has
-/// no king, so that the pawn cannot give mate by a drop). A drop never exposes the dropping
-/// side's king, so such a drop is a legal reply and the check is no mate: seen without
-/// playing it.
+/// True when the side not to move on `board` (the defender, its king on `king`) can answer a
+/// check given by the mover's `piece` placed on `to` alone (no other piece checks) by
+/// dropping a piece from its hand between: the piece is a slider checking from a distance and
+/// the defender holds a piece it may drop on one of the squares between (its drop zone; a pawn
+/// not on a file where it has one, and only when the mover has no king, so that the pawn
+/// cannot give mate by a drop). A drop never exposes the dropping side's king, so such a drop
+/// is a legal reply and the check is no mate: seen without playing it.
 fn interposable(board: &Board, king: Square, piece: Piece, to: Square) -> bool {
     if !matches!(
         piece,
@@ -257,18 +259,19 @@ fn interposable(board: &Board, king: Square, piece: Piece, to: Square) -> bool {
     if between.is_empty() {
         return false;
     }
-    let white = Color::White;
+    let mover = board.side_to_move();
+    let defender = !mover;
     HAND_PIECES.iter().any(|&kind| {
-        if board.num_in_hand(white, kind) == 0 {
+        if board.num_in_hand(defender, kind) == 0 {
             return false;
         }
-        let squares = between & drop_zone(white, kind);
+        let squares = between & drop_zone(defender, kind);
         match kind {
             Piece::Pawn => {
-                !board.has(Color::Black, Piece::King)
+                !board.has(mover, Piece::King)
                     && squares
                         .into_iter()
-                        .any(|square| board.pawn_drop_ok(white, square))
+                        .any(|square| board.pawn_drop_ok(defender, square))
             }
             _ => !squares.is_empty(),
         }

@@ -71,8 +71,25 @@ impl<G: Game> Dfpn<'_, G> {
         memo: &mut [u64],
         limits: &mut Limits<'_>,
     ) -> ValueResult<G::Move> {
+        // The second search reads the first's proofs, as in `solve_value`; its walk then
+        // verifies the disproofs they gave.
+        let me = game.side_to_move();
         solve_value_by(game, limits, |game, attacker, limits| {
-            self.solve_confirmed(game, attacker, table, memo, limits)
+            confirmed(
+                self,
+                game,
+                attacker,
+                table,
+                memo,
+                limits,
+                |dfpn, g, t, l| {
+                    if attacker == me {
+                        dfpn.solve(g, attacker, t, l)
+                    } else {
+                        dfpn.solve_after_opponent(g, attacker, t, l)
+                    }
+                },
+            )
         })
     }
 }

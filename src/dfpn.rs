@@ -66,7 +66,7 @@ use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
-use crate::table::entry::MAX_DISTANCE;
+use crate::table::entry::{MAX_DISTANCE, mix64};
 use crate::table::{Entry, TranspositionTable};
 
 /// Settings of the df-pn search.
@@ -285,6 +285,9 @@ pub struct Dfpn<'m, G: Game> {
     /// Root children (by index < 64) the next search treats as not winning for the root's
     /// side to move; the root's result is then not stored. Used by the line walker.
     pub(crate) root_excluded: u64,
+    /// In the second search of a full value (`solve_value`): the key salt of the first
+    /// search, whose proofs (the other player wins) are this search's disproofs.
+    pub(crate) opponent_salt: Option<u64>,
 }
 
 impl<'m, G: Game> Dfpn<'m, G> {
@@ -355,6 +358,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             exhaustive: false,
             root_best: None,
             root_excluded: 0,
+            opponent_salt: None,
         })
     }
 
@@ -982,6 +986,11 @@ impl<'m, G: Game> Dfpn<'m, G> {
             // second probe a child costs more than they save (chess mates: the same MID calls
             // in 0.55 of the time).
             match self.lookup(table, hash, path_key, !self.shares_unsolved()) {
+                // New to this search, but won by the other player in the first search of a
+                // full value: a failure for this attacker, known without playing the move.
+                None if let Some(e) = self.opponent_win(table, hash, mover) => {
+                    (e.numbers, e.distance, NO_REP, false)
+                }
                 Some((e, conditional))
                     if e.numbers.is_solved() || peek.is_some() || !game.dominance() =>
                 {
@@ -1058,6 +1067,27 @@ impl<'m, G: Game> Dfpn<'m, G> {
         {
             table.store(self.position_key(hash), &Entry::new(numbers, None, 0, 0));
         }
+    }
+
+    /// The first search's entry for a position new to the second search of a full value
+    /// (`solve_value`), if it says the first search's attacker (this one's opponent) wins
+    /// there: then this attacker cannot, and the entry's numbers say so as they are (in the
+    /// mover's view, a game won by the mover is a win for either attacker's question, a game
+    /// lost a loss). Only position-keyed solved entries are read: they hold on every path.
+    #[inline]
+    fn opponent_win<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        hash: u64,
+        mover: Player,
+    ) -> Option<Entry> {
+        let salt = self.opponent_salt?;
+        if G::REPETITION_RULE == RepetitionRule::ByPosition {
+            return None;
+        }
+        let e = table.probe(mix64(hash ^ salt))?;
+        let opponent = self.attacker.opponent();
+        (e.numbers.is_solved() && e.numbers.is_win() == (mover == opponent)).then_some(e)
     }
 
     /// Keys the searches and walks that follow for `attacker` over `table`.

@@ -2,6 +2,7 @@
 
 use crate::dfpn::Dfpn;
 use crate::game::{Game, Player, Value};
+use crate::keys::search_salt;
 use crate::limits::{Limits, Reason};
 use crate::result::{SearchResult, Stats, Status};
 use crate::table::TranspositionTable;
@@ -21,16 +22,40 @@ pub struct ValueResult<M> {
 impl<G: Game> Dfpn<'_, G> {
     /// Solves the position's value: first "can the side to move win?", then, if not, "can the
     /// opponent win?" (a loss if so, a draw if not). Both searches share `table` (their keys
-    /// differ by attacker) and the budgets of `limits` (the second gets what the first left).
+    /// differ by attacker; the second reads the first's proofs as disproofs,
+    /// [`solve_after_opponent`](Dfpn::solve_after_opponent)) and the budgets of `limits` (the
+    /// second gets what the first left).
     pub fn solve_value<T: TranspositionTable>(
         &mut self,
         game: &mut G,
         table: &mut T,
         limits: &mut Limits<'_>,
     ) -> ValueResult<G::Move> {
+        let me = game.side_to_move();
         solve_value_by(game, limits, |game, attacker, limits| {
-            self.solve(game, attacker, table, limits)
+            if attacker == me {
+                self.solve(game, attacker, table, limits)
+            } else {
+                self.solve_after_opponent(game, attacker, table, limits)
+            }
         })
+    }
+
+    /// [`solve`](Dfpn::solve) for `attacker` over a table that holds the opponent's search of
+    /// the same position (the first of [`solve_value`](Dfpn::solve_value)'s two): where that
+    /// search proved the opponent wins, this one knows at once that `attacker` does not. A
+    /// position new to this search costs one more table probe.
+    pub fn solve_after_opponent<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        attacker: Player,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
+        self.opponent_salt = Some(search_salt(attacker.opponent(), table.key_salt()));
+        let result = self.solve(game, attacker, table, limits);
+        self.opponent_salt = None;
+        result
     }
 }
 

@@ -420,3 +420,87 @@ fn shared_table_across_roots<const RULE: u8>(games: usize, salt: u64) {
         }
     }
 }
+
+/// The second search of a full value reads the first's proofs as its own disproofs
+/// (`Dfpn::solve_after_opponent`): on random games where the side to move cannot win, the
+/// opponent's search over the first search's table gets the oracle's answer, its claim
+/// verifies (and the opposite claim is refuted), and over all games it makes fewer MID calls
+/// than the same search that does not read them.
+fn second_search_reads_first_proofs<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
+    let seed = common::seed() ^ salt;
+    let mut rng = Rng::new(seed);
+    let (mut reading, mut plain, mut fewer) = (0u64, 0u64, 0usize);
+    for i in 0..games {
+        let graph = Graph::random(&mut rng, shape);
+        let expected = graph.oracle_value(false, &format!("seed {seed} game {i}"));
+        if expected == Value::Win {
+            continue; // the first search proves it: no second search
+        }
+        let buckets = TABLE_BUCKETS[1 + rng.below(TABLE_BUCKETS.len() as u64 - 1) as usize];
+        let context = format!("seed {seed} game {i} ({shape:?}, {buckets} buckets)");
+        let mut mid_calls = [0u64; 2];
+        for (k, read) in [true, false].into_iter().enumerate() {
+            let mut table_memory = vec![0u8; Table::required_bytes(buckets)];
+            let mut table = Table::new(&mut table_memory).unwrap();
+            let mut stack = vec![0u8; Dfpn::<GraphGame<RULE>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+            let mut dfpn = Dfpn::<GraphGame<RULE>>::new(
+                &mut stack,
+                MAX_DEPTH,
+                MAX_MOVES,
+                DfpnConfig::default(),
+            )
+            .unwrap();
+            let mut game = GraphGame::<RULE>::new(&graph);
+            let me = graph.node(graph.root).mover;
+            let first = dfpn.solve(&mut game, me, &mut table, &mut Limits::nodes(NODE_CAP));
+            assert_eq!(first.status, Status::Disproven, "{context}: first search");
+            let opponent = me.opponent();
+            let second = if read {
+                dfpn.solve_after_opponent(
+                    &mut game,
+                    opponent,
+                    &mut table,
+                    &mut Limits::nodes(NODE_CAP),
+                )
+            } else {
+                dfpn.solve(
+                    &mut game,
+                    opponent,
+                    &mut table,
+                    &mut Limits::nodes(NODE_CAP),
+                )
+            };
+            let wins = expected == Value::Loss;
+            let want = if wins {
+                Status::Proven
+            } else {
+                Status::Disproven
+            };
+            assert_eq!(
+                second.status, want,
+                "{context}: second search, reading {read}\n{graph:#?}"
+            );
+            assert_eq!(game.at, graph.root, "{context}: position not restored");
+            mid_calls[k] = second.stats.mid_calls;
+            if read {
+                check_proof_tools(
+                    &mut dfpn, &mut game, &mut table, &graph, opponent, wins, &context,
+                );
+            }
+        }
+        reading += mid_calls[0];
+        plain += mid_calls[1];
+        fewer += usize::from(mid_calls[0] < mid_calls[1]);
+    }
+    assert!(
+        reading < plain && fewer > 0,
+        "seed {seed}: reading the first search's proofs should save MID calls: {reading} against {plain}, fewer on {fewer} games"
+    );
+}
+
+#[test]
+fn second_search_of_a_value_reads_the_first_searchs_proofs() {
+    second_search_reads_first_proofs::<ACYCLIC>(Shape::Dag, 4_000, 41);
+    second_search_reads_first_proofs::<DRAW>(Shape::Cyclic, 4_000, 42);
+    second_search_reads_first_proofs::<{ DRAW | LEAVES }>(Shape::Cyclic, 4_000, 43);
+}

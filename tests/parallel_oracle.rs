@@ -54,6 +54,20 @@ fn check<const RULE: u8>(
         |_| {},
         |_, _, _, _, r| assert!(r.stats.jobs >= 1, "{context}: no job ran"),
     );
+    // The value over a fresh table, where the second search can only know the first one's
+    // proofs from reading them (`solve_after_opponent`), not from its own earlier search.
+    let mut memory = vec![0u8; Table::required_bytes(buckets)];
+    let table = SharedTable::new(&mut memory).unwrap();
+    let limits = &mut ParallelLimits {
+        max_nodes: NODE_CAP,
+        ..ParallelLimits::none()
+    };
+    let v = solver.solve_value(&game, &table, limits);
+    assert_eq!(
+        v.value,
+        Ok(expected),
+        "{context}: solve_value over a fresh table"
+    );
 }
 
 fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {

@@ -40,6 +40,23 @@ impl ParallelSolver {
         G: Game + Clone + Send,
         G::Move: Send,
     {
+        self.run_confirmed(game, attacker, false, table, memo, limits)
+    }
+
+    /// `solve_confirmed`, or with `reads_opponent` `solve_after_opponent` confirmed.
+    fn run_confirmed<G>(
+        &self,
+        game: &G,
+        attacker: Player,
+        reads_opponent: bool,
+        table: &mut SharedTable<'_>,
+        memo: &mut [u64],
+        limits: &mut ParallelLimits<'_>,
+    ) -> ParallelResult<G::Move>
+    where
+        G: Game + Clone + Send,
+        G::Move: Send,
+    {
         let start = Instant::now();
         let stack_bytes = Dfpn::<G>::stack_bytes(self.config.max_depth, self.config.max_moves);
         let mut stack = Vec::new();
@@ -56,7 +73,9 @@ impl ParallelSolver {
         let mut position = game.clone();
         let mut spent = ParallelStats::default();
         for _ in 0..MAX_SEARCHES {
-            let mut r = limits.after(&spent, |l| self.solve(game, attacker, table, l));
+            let mut r = limits.after(&spent, |l| {
+                self.run(game, attacker, reads_opponent, &[], table, l)
+            });
             spent = combine_stats(&spent, &r.stats);
             spent.threads = r.stats.threads;
             spent.elapsed = start.elapsed();
@@ -119,8 +138,10 @@ impl ParallelSolver {
         G: Game + Clone + Send,
         G::Move: Send,
     {
+        // The second search reads the first's proofs, as in `solve_value`.
+        let me = game.side_to_move();
         value_by(game, limits, |attacker, limits| {
-            self.solve_confirmed(game, attacker, table, memo, limits)
+            self.run_confirmed(game, attacker, attacker != me, table, memo, limits)
         })
     }
 }

@@ -47,6 +47,7 @@ use crossbeam_utils::CachePadded;
 
 use crate::dfpn::{Dfpn, DfpnConfig, Job, MAX_STACK_DEPTH};
 use crate::game::{Game, Player, Value};
+use crate::keys::search_salt;
 use crate::limits::{Limits, Reason};
 use crate::memory::MemoryError;
 use crate::number::Numbers;
@@ -230,6 +231,9 @@ struct Shared<'s, 'p, G: Game> {
     /// Set when the root is solved or a limit is hit: running jobs stop.
     halt: AtomicBool,
     attacker: Player,
+    /// The key salt of the opponent's finished search of the same position, whose proofs
+    /// the jobs read as disproofs (the second search of a value), if any.
+    opponent_salt: Option<u64>,
     history: &'s [u64],
     table: &'s SharedTable<'s>,
     user_stop: Option<&'s AtomicBool>,
@@ -304,6 +308,41 @@ impl ParallelSolver {
         G: Game + Clone + Send,
         G::Move: Send,
     {
+        self.run(game, attacker, false, history, table, limits)
+    }
+
+    /// [`solve`](ParallelSolver::solve) for `attacker` over a table that holds the opponent's
+    /// search of the same position, reading its proofs as disproofs, as
+    /// [`Dfpn::solve_after_opponent`] does.
+    pub fn solve_after_opponent<G>(
+        &self,
+        game: &G,
+        attacker: Player,
+        table: &SharedTable<'_>,
+        limits: &mut ParallelLimits<'_>,
+    ) -> ParallelResult<G::Move>
+    where
+        G: Game + Clone + Send,
+        G::Move: Send,
+    {
+        self.run(game, attacker, true, &[], table, limits)
+    }
+
+    /// One search for `attacker` (see `solve_after`); `reads_opponent`: the jobs read the
+    /// opponent's proofs in the table as disproofs.
+    fn run<G>(
+        &self,
+        game: &G,
+        attacker: Player,
+        reads_opponent: bool,
+        history: &[u64],
+        table: &SharedTable<'_>,
+        limits: &mut ParallelLimits<'_>,
+    ) -> ParallelResult<G::Move>
+    where
+        G: Game + Clone + Send,
+        G::Move: Send,
+    {
         // Everything per worker up front and fallibly: memory that cannot be had is an answer
         // (`Unknown(MemoryLimit)`, with no worker started), not an abort.
         let (clocks, games, stacks) = self.per_worker(game).unwrap_or_default();
@@ -313,6 +352,8 @@ impl ParallelSolver {
             wake: Condvar::new(),
             halt: AtomicBool::new(false),
             attacker,
+            opponent_salt: reads_opponent
+                .then(|| search_salt(attacker.opponent(), table.key_salt())),
             history,
             table,
             user_stop: limits.stop,
@@ -412,8 +453,13 @@ impl ParallelSolver {
         G: Game + Clone + Send,
         G::Move: Send,
     {
+        let me = game.side_to_move();
         value_by(game, limits, |attacker, limits| {
-            self.solve(game, attacker, table, limits)
+            if attacker == me {
+                self.solve(game, attacker, table, limits)
+            } else {
+                self.solve_after_opponent(game, attacker, table, limits)
+            }
         })
     }
 }
@@ -625,6 +671,7 @@ where
                 threshold: a.threshold,
                 history: &history,
             };
+            dfpn.opponent_salt = self.opponent_salt;
             let mut result = dfpn.search(&mut game, &job, &mut handle, &mut limits);
             result.stats.max_depth += path.len() as u32;
             children.clear();

@@ -433,7 +433,7 @@ fn value_in_two(
         Status::Unknown(r) => return (Err(r), [first.stats.mid_calls, 0], [t1, 0.0]),
         Status::Disproven => {}
     }
-    let second = dfpn.solve(position, me.opponent(), table, &mut limits);
+    let second = dfpn.solve_after_opponent(position, me.opponent(), table, &mut limits);
     let t2 = start.elapsed().as_secs_f64() - t1;
     let value = match second.status {
         Status::Proven => Ok(Value::Loss),

@@ -66,7 +66,7 @@ use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
-use crate::table::entry::{MAX_DISTANCE, mix64};
+use crate::table::entry::MAX_DISTANCE;
 use crate::table::{Entry, TranspositionTable};
 
 /// Settings of the df-pn search.
@@ -1069,27 +1069,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
         }
     }
 
-    /// The first search's entry for a position new to the second search of a full value
-    /// (`solve_value`), if it says the first search's attacker (this one's opponent) wins
-    /// there: then this attacker cannot, and the entry's numbers say so as they are (in the
-    /// mover's view, a game won by the mover is a win for either attacker's question, a game
-    /// lost a loss). Only position-keyed solved entries are read: they hold on every path.
-    #[inline]
-    fn opponent_win<T: TranspositionTable>(
-        &self,
-        table: &mut T,
-        hash: u64,
-        mover: Player,
-    ) -> Option<Entry> {
-        let salt = self.opponent_salt?;
-        if G::REPETITION_RULE == RepetitionRule::ByPosition {
-            return None;
-        }
-        let e = table.probe(mix64(hash ^ salt))?;
-        let opponent = self.attacker.opponent();
-        (e.numbers.is_solved() && e.numbers.is_win() == (mover == opponent)).then_some(e)
-    }
-
     /// Keys the searches and walks that follow for `attacker` over `table`.
     pub(crate) fn set_attacker<T: TranspositionTable>(&mut self, attacker: Player, table: &T) {
         self.attacker = attacker;
@@ -1136,5 +1115,10 @@ impl<G: Game> Keying<G> for Dfpn<'_, G> {
     #[inline]
     fn salt(&self) -> u64 {
         self.salt
+    }
+
+    #[inline]
+    fn opponent_salt(&self) -> Option<u64> {
+        self.opponent_salt
     }
 }

@@ -70,6 +70,31 @@ pub(crate) trait Keying<G: Game> {
     /// The current search's [`search_salt`]: its attacker's, and its table's.
     fn salt(&self) -> u64;
 
+    /// In the second search of a full value (`solve_after_opponent`): the salt of the first
+    /// search's keys, whose proofs (the other player wins) are this search's disproofs.
+    fn opponent_salt(&self) -> Option<u64>;
+
+    /// The first search's entry for a position new to the second search of a full value, if
+    /// it says the first search's attacker (this one's opponent) wins there: then this
+    /// attacker cannot, and the entry's numbers say so as they are (in the mover's view, a
+    /// game won by the mover is a win for either attacker's question, a game lost a loss).
+    /// Only position-keyed solved entries are read: they hold on every path.
+    #[inline]
+    fn opponent_win<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        hash: u64,
+        mover: Player,
+    ) -> Option<Entry> {
+        let salt = self.opponent_salt()?;
+        if G::REPETITION_RULE == RepetitionRule::ByPosition {
+            return None;
+        }
+        let e = table.probe(mix64(hash ^ salt))?;
+        let opponent = self.attacker().opponent();
+        (e.numbers.is_solved() && e.numbers.is_win() == (mover == opponent)).then_some(e)
+    }
+
     /// A position's contribution to the path keys below it (none in acyclic games, which
     /// never use path keys).
     #[inline]

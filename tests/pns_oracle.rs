@@ -637,3 +637,63 @@ fn tic_tac_toe_positions_match_brute_force() {
     });
     assert!(checked > 500, "checked {checked}");
 }
+
+/// The second search of a full value reads the first's proofs as its own disproofs
+/// (`Pns::solve_after_opponent`), as in df-pn: on random games where the side to move cannot
+/// win, the opponent's search over the first search's table gets the oracle's answer, and over
+/// all games it expands fewer nodes than the same search that does not read them.
+fn second_search_reads_first_proofs<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
+    let seed = common::seed() ^ salt;
+    let mut rng = Rng::new(seed);
+    let config = PnsConfig::PNS.with_transposition_numbers(TranspositionNumbers::On);
+    let mut memory =
+        vec![0u8; Pns::<OwnedGame<RULE>>::required_bytes(ROOMY, MAX_DEPTH, MAX_MOVES, config)];
+    let mut pns = Pns::<OwnedGame<RULE>>::new(&mut memory, MAX_DEPTH, MAX_MOVES, config).unwrap();
+    let (mut reading, mut plain, mut fewer) = (0u64, 0u64, 0usize);
+    for i in 0..games {
+        let graph = Rc::new(Graph::random(&mut rng, shape));
+        let expected = graph.oracle_value(false, &format!("seed {seed} game {i}"));
+        if expected == Value::Win {
+            continue; // the first search proves it: no second search
+        }
+        let context = format!("seed {seed} game {i} ({shape:?})");
+        let me = graph.node(graph.root).mover;
+        let mut nodes = [0u64; 2];
+        for (k, read) in [true, false].into_iter().enumerate() {
+            let mut table_memory = vec![0u8; Table::required_bytes(1024)];
+            let mut table = Table::new(&mut table_memory).unwrap();
+            let mut game = OwnedGame::<RULE> {
+                graph: graph.clone(),
+                at: graph.root,
+            };
+            let first = pns.solve(&mut game, me, &mut table, &mut Limits::nodes(NODE_CAP));
+            assert_eq!(first.status, Status::Disproven, "{context}: first search");
+            let limits = &mut Limits::nodes(NODE_CAP);
+            let second = if read {
+                pns.solve_after_opponent(&mut game, me.opponent(), &mut table, limits)
+            } else {
+                pns.solve(&mut game, me.opponent(), &mut table, limits)
+            };
+            let want = status_for(&graph, expected, me.opponent());
+            assert_eq!(
+                second.status, want,
+                "{context}: second search, reading {read}\n{graph:#?}"
+            );
+            assert_eq!(game.at, graph.root, "{context}: position not restored");
+            nodes[k] = second.stats.nodes;
+        }
+        reading += nodes[0];
+        plain += nodes[1];
+        fewer += usize::from(nodes[0] < nodes[1]);
+    }
+    assert!(
+        reading < plain && fewer > 0,
+        "seed {seed}: reading the first search's proofs should save nodes: {reading} against {plain}, fewer on {fewer} games"
+    );
+}
+
+#[test]
+fn second_search_of_a_value_reads_the_first_searchs_proofs() {
+    second_search_reads_first_proofs::<ACYCLIC>(Shape::Dag, 3_000, 41);
+    second_search_reads_first_proofs::<DRAW>(Shape::Cyclic, 3_000, 42);
+}

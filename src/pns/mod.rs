@@ -253,6 +253,9 @@ pub struct Pns<'m, G: Game> {
     /// shared transposition numbers only) and results of earlier searches, so the
     /// default policy does not look them up: one probe per expansion instead of two.
     met_repetition: bool,
+    /// In the second search of a full value: the first search's key salt (see
+    /// `Keying::opponent_win`).
+    opponent_salt: Option<u64>,
 }
 
 impl<'m, G: Game> Pns<'m, G> {
@@ -373,6 +376,7 @@ impl<'m, G: Game> Pns<'m, G> {
             start_us: None,
             root_best: None,
             met_repetition: false,
+            opponent_salt: None,
         })
     }
 
@@ -421,9 +425,30 @@ impl<'m, G: Game> Pns<'m, G> {
         table: &mut T,
         limits: &mut Limits<'_>,
     ) -> ValueResult<G::Move> {
+        let me = game.side_to_move();
         solve_value_by(game, limits, |game, attacker, limits| {
-            self.solve(game, attacker, table, limits)
+            if attacker == me {
+                self.solve(game, attacker, table, limits)
+            } else {
+                self.solve_after_opponent(game, attacker, table, limits)
+            }
         })
+    }
+
+    /// [`solve`](Pns::solve) for `attacker` over a table that holds the opponent's search of
+    /// the same position, reading its proofs as disproofs (as
+    /// [`crate::Dfpn::solve_after_opponent`]).
+    pub fn solve_after_opponent<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        attacker: Player,
+        table: &mut T,
+        limits: &mut Limits<'_>,
+    ) -> SearchResult<G::Move> {
+        self.opponent_salt = Some(search_salt(attacker.opponent(), table.key_salt()));
+        let result = self.solve(game, attacker, table, limits);
+        self.opponent_salt = None;
+        result
     }
 
     /// Runs one PNS from `game`'s position as `job` describes: its attacker, the history before
@@ -871,6 +896,9 @@ impl<'m, G: Game> Pns<'m, G> {
             // A position the table knows was searched, so it is not a finished game: the
             // entry makes the game's outcome check unnecessary (as in df-pn).
             found
+        } else if let Some(e) = self.opponent_win(table, hash, mover) {
+            // Won by the other player in the first search of a full value (as in df-pn).
+            (e.numbers, e.distance, NO_REP)
         } else if let Some(e) = self.dominated(table, game) {
             (e.numbers, e.distance, NO_REP)
         } else if let Some(numbers) = known_numbers(game.outcome(), mover, self.attacker) {
@@ -1181,6 +1209,11 @@ impl<G: Game> Keying<G> for Pns<'_, G> {
     #[inline]
     fn salt(&self) -> u64 {
         self.salt
+    }
+
+    #[inline]
+    fn opponent_salt(&self) -> Option<u64> {
+        self.opponent_salt
     }
 }
 

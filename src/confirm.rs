@@ -74,6 +74,7 @@ impl<G: Game> Dfpn<'_, G> {
         // The second search reads the first's proofs, as in `solve_value`; its walk then
         // verifies the disproofs they gave.
         let me = game.side_to_move();
+        let read = crate::value::reads_opponent_pays(table);
         solve_value_by(game, limits, |game, attacker, limits| {
             confirmed(
                 self,
@@ -83,7 +84,7 @@ impl<G: Game> Dfpn<'_, G> {
                 memo,
                 limits,
                 |dfpn, g, t, l| {
-                    if attacker == me {
+                    if attacker == me || !read {
                         dfpn.solve(g, attacker, t, l)
                     } else {
                         dfpn.solve_after_opponent(g, attacker, t, l)

@@ -140,8 +140,9 @@ impl ParallelSolver {
     {
         // The second search reads the first's proofs, as in `solve_value`.
         let me = game.side_to_move();
+        let read = crate::value::reads_opponent_pays(&table.handle());
         value_by(game, limits, |attacker, limits| {
-            self.run_confirmed(game, attacker, attacker != me, table, memo, limits)
+            self.run_confirmed(game, attacker, read && attacker != me, table, memo, limits)
         })
     }
 }

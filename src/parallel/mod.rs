@@ -454,8 +454,9 @@ impl ParallelSolver {
         G::Move: Send,
     {
         let me = game.side_to_move();
+        let read = crate::value::reads_opponent_pays(&table.handle());
         value_by(game, limits, |attacker, limits| {
-            if attacker == me {
+            if attacker == me || !read {
                 self.solve(game, attacker, table, limits)
             } else {
                 self.solve_after_opponent(game, attacker, table, limits)

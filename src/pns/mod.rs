@@ -426,8 +426,9 @@ impl<'m, G: Game> Pns<'m, G> {
         limits: &mut Limits<'_>,
     ) -> ValueResult<G::Move> {
         let me = game.side_to_move();
+        let read = crate::value::reads_opponent_pays(table);
         solve_value_by(game, limits, |game, attacker, limits| {
-            if attacker == me {
+            if attacker == me || !read {
                 self.solve(game, attacker, table, limits)
             } else {
                 self.solve_after_opponent(game, attacker, table, limits)

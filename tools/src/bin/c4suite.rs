@@ -27,8 +27,8 @@ use clap::Parser;
 use proofnum_tools::rng::Rng;
 use proofnum_tools::{baseline, trace};
 
-use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, Status, Value};
+use proofnum::{Table, TranspositionTable};
 use proofnum_games::connect4::ConnectFour;
 use proofnum_games::connect4::reference::{Position, Solver};
 use proofnum_games::connect4::suite;
@@ -433,7 +433,12 @@ fn value_in_two(
         Status::Unknown(r) => return (Err(r), [first.stats.mid_calls, 0], [t1, 0.0]),
         Status::Disproven => {}
     }
-    let second = dfpn.solve_after_opponent(position, me.opponent(), table, &mut limits);
+    // As `solve_value`: the first search's proofs are read where the table stays in the caches.
+    let second = if table.prefetch_pays() {
+        dfpn.solve(position, me.opponent(), table, &mut limits)
+    } else {
+        dfpn.solve_after_opponent(position, me.opponent(), table, &mut limits)
+    };
     let t2 = start.elapsed().as_secs_f64() - t1;
     let value = match second.status {
         Status::Proven => Ok(Value::Loss),

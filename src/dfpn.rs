@@ -157,6 +157,9 @@ pub(crate) struct Frame {
     pub(crate) first_child: u32,
     /// Number of child slots in use.
     pub(crate) n_children: u32,
+    /// How many of the last child slots hold moves not made yet ([`Game::deferred_moves`]):
+    /// numbered [`Numbers::LOSS`] until every other child has failed for the mover.
+    pub(crate) deferred: u32,
     /// The child being searched.
     pub(crate) best: u32,
     /// The side to move here.
@@ -187,6 +190,7 @@ impl Frame {
         work_start: 0,
         first_child: 0,
         n_children: 0,
+        deferred: 0,
         best: 0,
         mover: Player::First,
         fresh: true,
@@ -223,6 +227,9 @@ struct Eval {
     numbers: Numbers,
     best: u32,
     second_phi: u32,
+    /// Every child made so far has failed for the mover, and deferred moves are left: they
+    /// must be made before the node is lost (`numbers` then say "unsolved").
+    make_deferred: bool,
 }
 
 /// What a finished frame hands to its parent.
@@ -588,6 +595,12 @@ impl<'m, G: Game> Dfpn<'m, G> {
             let d = self.top;
             let mut frame = self.frames[d];
             let eval = self.evaluate(&frame);
+            if eval.make_deferred && self.abort.is_none() {
+                if let Err(reason) = self.make_deferred(game, table, d) {
+                    self.abort = Some(reason);
+                }
+                continue;
+            }
             if frame.fresh
                 && d > self.base
                 && self.config.search_stale_entries
@@ -722,6 +735,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 numbers: frame.own,
                 best: 0,
                 second_phi: INFINITE,
+                make_deferred: false,
             };
         }
         let first = frame.first_child as usize;
@@ -755,10 +769,25 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else {
             sum.min(number::MAX_FINITE as u64) as u32
         };
+        // Deferred moves (`Game::deferred_moves`) count one each in δ until they are made
+        // (not at all: 0.94 of the MID calls in tsume-shogi against 0.85; two each: 0.96),
+        // and a node whose other children have all failed is not lost: they are made next.
+        let make_deferred = delta == 0 && frame.deferred > 0;
+        let delta = if delta == INFINITE {
+            delta
+        } else {
+            delta.saturating_add(frame.deferred).min(number::MAX_FINITE)
+        };
+        let numbers = if make_deferred {
+            Numbers::new(1, delta)
+        } else {
+            Numbers::new(phi, delta)
+        };
         Eval {
-            numbers: Numbers::new(phi, delta),
+            numbers,
             best: best as u32,
             second_phi,
+            make_deferred,
         }
     }
 
@@ -852,6 +881,12 @@ impl<'m, G: Game> Dfpn<'m, G> {
             }
             list.len()
         };
+        // Not at the base, whose children are reported one by one (`root_children`).
+        let deferred = if d > self.base {
+            game.deferred_moves().min(n)
+        } else {
+            0
+        };
         let first = frame.first_child as usize;
         if first + n > self.children.len() {
             return Err(Reason::DepthLimit);
@@ -875,13 +910,25 @@ impl<'m, G: Game> Dfpn<'m, G> {
         // Start loading every child's bucket before the first probe: with a table larger
         // than the caches the probes then wait for memory once, not once per child. Where the
         // table knows most children (`Game::REMEMBER_LEAVES`), those are then never made.
-        let prefetched = n > 1 && table.prefetch_pays();
+        let made = n - deferred;
+        let prefetched = made > 1 && table.prefetch_pays();
         if prefetched {
-            self.peek_and_prefetch(game, table, n, child_path_key);
+            self.peek_and_prefetch(game, table, made, child_path_key);
         }
         let peeked = prefetched && G::REMEMBER_LEAVES;
+        let mut left = 0;
         for i in 0..n {
             let mv = self.scratch[i];
+            if i >= made {
+                self.children[first + kept] = Child {
+                    numbers: Numbers::LOSS,
+                    mv,
+                    ..Child::default()
+                };
+                kept += 1;
+                left += 1;
+                continue;
+            }
             if i < 64 && excluded & (1 << i) != 0 {
                 self.children[first + kept] = Child {
                     numbers: Numbers::LOSS,
@@ -912,6 +959,34 @@ impl<'m, G: Game> Dfpn<'m, G> {
             }
         }
         self.frames[d].n_children = kept as u32;
+        self.frames[d].deferred = left;
+        Ok(())
+    }
+
+    /// Makes frame `d`'s deferred moves ([`Game::deferred_moves`]), once every other child
+    /// has failed for the mover: each gets its first numbers as `expand` gives them.
+    fn make_deferred<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        d: usize,
+    ) -> Result<(), Reason> {
+        let frame = self.frames[d];
+        let child_path_key = frame.path_key ^ self.contribution(frame.hash);
+        let end = (frame.first_child + frame.n_children) as usize;
+        for slot in end - frame.deferred as usize..end {
+            let mv = self.children[slot].mv;
+            game.play(mv);
+            let child = self.first_numbers(game, table, d, frame.mover, child_path_key, mv, None);
+            game.undo(mv);
+            self.stats.nodes += 1;
+            if game.has_failed() {
+                return Err(Reason::GameError);
+            }
+            self.children[slot] = child;
+        }
+        // Only now: after an error the node keeps counting as unsolved, never lost.
+        self.frames[d].deferred = 0;
         Ok(())
     }
 

@@ -553,3 +553,145 @@ fn a_line_longer_than_a_shallow_stack_is_cut_not_crashed_on() {
         }
     });
 }
+
+/// A defender node with deferred replies (`Game::deferred_moves`): the root R (First to move)
+/// has one move, to A (Second to move), whose replies are B0 (First wins at once), B1 (First
+/// to move, one move to C, whose outcome is set) and the deferred B2 and B3 (their outcomes
+/// set).
+#[derive(Clone, Debug)]
+struct Deferring {
+    at: u8,
+    /// Outcomes for the side to move of C (index 0), B2 and B3.
+    c: Outcome,
+    b2: Outcome,
+    b3: Outcome,
+    deferred: usize,
+    /// How often each position was entered by `play`.
+    plays: [u32; 7],
+}
+
+impl Deferring {
+    const R: u8 = 0;
+    const A: u8 = 1;
+    const B0: u8 = 2;
+    const B1: u8 = 3;
+    const B2: u8 = 4;
+    const B3: u8 = 5;
+    const C: u8 = 6;
+
+    fn new(c: Outcome, b2: Outcome, b3: Outcome, deferred: usize) -> Deferring {
+        Deferring {
+            at: Self::R,
+            c,
+            b2,
+            b3,
+            deferred,
+            plays: [0; 7],
+        }
+    }
+
+    fn parent(at: u8) -> u8 {
+        match at {
+            Self::A => Self::R,
+            Self::C => Self::B1,
+            _ => Self::A,
+        }
+    }
+}
+
+impl Game for Deferring {
+    type Move = u8; // the position moved to
+    const REPETITION_RULE: RepetitionRule = RepetitionRule::Acyclic;
+
+    fn side_to_move(&self) -> Player {
+        match self.at {
+            Self::A | Self::C => Player::Second,
+            _ => Player::First,
+        }
+    }
+    fn hash(&self) -> u64 {
+        u64::from(self.at).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+    }
+    fn outcome(&self) -> Outcome {
+        match self.at {
+            Self::B0 => Outcome::Win,
+            Self::B2 => self.b2,
+            Self::B3 => self.b3,
+            Self::C => self.c,
+            _ => Outcome::Unknown,
+        }
+    }
+    fn generate_moves(&self, moves: &mut MoveList<'_, u8>) {
+        match self.at {
+            Self::R => moves.push(Self::A),
+            Self::A => [Self::B0, Self::B1, Self::B2, Self::B3]
+                .into_iter()
+                .for_each(|m| moves.push(m)),
+            Self::B1 => moves.push(Self::C),
+            _ => {}
+        }
+    }
+    fn deferred_moves(&self) -> usize {
+        if self.at == Self::A { self.deferred } else { 0 }
+    }
+    fn play(&mut self, mv: u8) {
+        assert_eq!(Self::parent(mv), self.at, "a move from another position");
+        self.at = mv;
+        self.plays[mv as usize] += 1;
+    }
+    fn undo(&mut self, mv: u8) {
+        assert_eq!(self.at, mv, "undo of a move not played");
+        self.at = Self::parent(mv);
+    }
+}
+
+fn solve_deferring(game: &mut Deferring) -> Status {
+    let mut table_memory = vec![0u8; Table::required_bytes(64)];
+    let mut table = Table::new(&mut table_memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<Deferring>::stack_bytes(8, 4)];
+    let mut dfpn = Dfpn::<Deferring>::new(&mut stack, 8, 4, DfpnConfig::default()).unwrap();
+    let r = dfpn.solve(game, Player::First, &mut table, &mut Limits::default());
+    assert_eq!(game.at, Deferring::R, "position not restored");
+    r.status
+}
+
+#[test]
+fn deferred_replies_are_made_only_once_the_others_have_failed() {
+    use Outcome::{Loss, Win};
+    // B1 refutes (C is won for Second, to move there): B2 and B3 are never made.
+    let mut game = Deferring::new(Win, Win, Win, 2);
+    assert_eq!(solve_deferring(&mut game), Status::Disproven);
+    assert!(game.plays[Deferring::B1 as usize] > 0);
+    assert_eq!(
+        game.plays[Deferring::B2 as usize..=Deferring::B3 as usize],
+        [0, 0]
+    );
+    // The same without deferral makes them as A is expanded.
+    let mut game = Deferring::new(Win, Win, Win, 0);
+    assert_eq!(solve_deferring(&mut game), Status::Disproven);
+    assert!(game.plays[Deferring::B2 as usize] > 0);
+    // B0 and B1 fail for Second (C is lost for it), so the deferred replies are made: B3,
+    // lost for First, refutes.
+    let mut game = Deferring::new(Loss, Win, Loss, 2);
+    assert_eq!(solve_deferring(&mut game), Status::Disproven);
+    assert!(game.plays[Deferring::B3 as usize] > 0);
+    // Every reply fails for Second: proven, after making both deferred ones.
+    for deferred in [1, 2, 3, 4, 9] {
+        let mut game = Deferring::new(Loss, Win, Win, deferred);
+        assert_eq!(
+            solve_deferring(&mut game),
+            Status::Proven,
+            "{deferred} deferred"
+        );
+        assert!(game.plays[Deferring::B2 as usize] > 0 && game.plays[Deferring::B3 as usize] > 0);
+    }
+    // Only the deferred B3 refutes, whatever the count (above 4: all of A's replies).
+    for deferred in [1, 2, 3, 4, 9] {
+        let mut game = Deferring::new(Loss, Win, Loss, deferred);
+        assert_eq!(
+            solve_deferring(&mut game),
+            Status::Disproven,
+            "{deferred} deferred"
+        );
+    }
+}

@@ -12,7 +12,7 @@
 mod common;
 
 use common::oracle::Case;
-use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, Rng, Shape};
+use common::{ACYCLIC, BY_POSITION, DEFER, DRAW, Graph, GraphGame, Rng, Shape, repetition_part};
 use proofnum::{DfpnConfig, Epsilon, ParallelConfig, ParallelLimits, ParallelSolver, Value};
 use proofnum::{SharedTable, Table};
 
@@ -40,7 +40,7 @@ fn check<const RULE: u8>(
     let case = Case {
         graph,
         expected,
-        by_position: RULE == BY_POSITION,
+        by_position: repetition_part(RULE) == BY_POSITION,
         context,
     };
     case.check(
@@ -75,8 +75,12 @@ fn run_shape<const RULE: u8>(shape: Shape, games: usize, salt: u64) {
     let mut rng = Rng::new(seed);
     let mut trees_grown = 0;
     for i in 0..games {
-        let graph = Graph::random_maybe_bounded(&mut rng, shape, RULE == BY_POSITION);
-        let expected = graph.oracle_value(RULE == BY_POSITION, &format!("seed {seed} game {i}"));
+        let graph =
+            Graph::random_maybe_bounded(&mut rng, shape, repetition_part(RULE) == BY_POSITION);
+        let expected = graph.oracle_value(
+            repetition_part(RULE) == BY_POSITION,
+            &format!("seed {seed} game {i}"),
+        );
         let buckets = TABLE_BUCKETS[rng.below(TABLE_BUCKETS.len() as u64) as usize];
         let threads = THREADS[rng.below(THREADS.len() as u64) as usize];
         let epsilon = if rng.chance(50) {
@@ -125,6 +129,13 @@ fn random_dags_match_brute_force_in_parallel() {
 #[test]
 fn random_cyclic_graphs_with_draw_rule_match_brute_force_in_parallel() {
     run_shape::<DRAW>(Shape::Cyclic, 4000, 103);
+}
+
+/// Deferred moves in the jobs' df-pn (see `dfpn_oracle`) never change an answer.
+#[test]
+fn random_games_with_deferred_moves_match_brute_force_in_parallel() {
+    run_shape::<{ ACYCLIC | DEFER }>(Shape::Dag, 1000, 105);
+    run_shape::<{ DRAW | DEFER }>(Shape::Cyclic, 2000, 106);
 }
 
 #[test]

@@ -449,6 +449,14 @@ pub const BY_POSITION: u8 = 2;
 pub const LEAVES: u8 = 4;
 /// Added to [`GraphGame`]'s rule parameter: the game gives no exact encoding (`Game::encode`).
 pub const NO_ENCODING: u8 = 8;
+/// Added to [`GraphGame`]'s rule parameter: the game defers up to three of each node's last
+/// moves (`Game::deferred_moves`, how many fixed by the node's index), for either mover.
+pub const DEFER: u8 = 16;
+
+/// The repetition rule part of [`GraphGame`]'s rule parameter (without the added flags).
+pub const fn repetition_part(rule: u8) -> u8 {
+    rule & !(LEAVES | NO_ENCODING | DEFER)
+}
 
 /// A random graph played as a game. `RULE` selects the repetition rule.
 #[derive(Clone)]
@@ -470,7 +478,7 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
     /// `from << 32 | to`, so undo needs no history.
     type Move = u64;
 
-    const REPETITION_RULE: RepetitionRule = match RULE & !(LEAVES | NO_ENCODING) {
+    const REPETITION_RULE: RepetitionRule = match repetition_part(RULE) {
         ACYCLIC => RepetitionRule::Acyclic,
         DRAW => RepetitionRule::Draw,
         _ => RepetitionRule::ByPosition,
@@ -495,6 +503,13 @@ impl<const RULE: u8> Game for GraphGame<'_, RULE> {
         for &c in &node.children {
             moves.push((self.at as u64) << 32 | c as u64);
         }
+    }
+    fn deferred_moves(&self) -> usize {
+        if RULE & DEFER == 0 {
+            return 0;
+        }
+        // 0 to 3 (often more than the node has: then all of them), mixed from the index.
+        (self.at.wrapping_mul(0x9E37_79B9) >> 30) as usize
     }
     fn play(&mut self, mv: u64) {
         assert_eq!(

@@ -18,8 +18,8 @@ pub mod rng;
 pub mod tictactoe;
 
 pub use graph::{
-    ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, LEAVES, NO_ENCODING, Node, Shape, attacker_wins,
-    better,
+    ACYCLIC, BY_POSITION, DEFER, DRAW, Graph, GraphGame, LEAVES, NO_ENCODING, Node, Shape,
+    attacker_wins, better, repetition_part,
 };
 pub use rng::{Rng, mix, seed};
 pub use tictactoe::TicTacToe;

@@ -296,6 +296,8 @@ pub struct Tsume {
     /// What `outcome` found for the position with this hash, for the `estimate` the search
     /// asks next (one move generation instead of two).
     moves_seen: Cell<Option<knowledge::Seen>>,
+    /// How many of the moves the last `generate_moves` listed are deferred (rule 4).
+    deferred: Cell<usize>,
 }
 
 impl PartialEq for Tsume {
@@ -317,6 +319,7 @@ impl Tsume {
             moves: Vec::with_capacity(RESERVED_PLIES),
             knowledge: Knowledge::ALL,
             moves_seen: Cell::new(None),
+            deferred: Cell::new(0),
         }
     }
 
@@ -532,6 +535,10 @@ impl Game for Tsume {
 
     fn generate_moves(&self, moves: &mut MoveList<'_, Move>) {
         knowledge::generate(self, moves);
+    }
+
+    fn deferred_moves(&self) -> usize {
+        self.deferred.get()
     }
 
     #[inline]

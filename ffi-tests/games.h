@@ -314,6 +314,13 @@ static inline int c4_undo(void *ctx, uint32_t col) {
     return 0;
 }
 
+/* Optional deferred moves (pn_game.deferred_moves): the last 0 to 3 moves of the list, a
+ * count mixed from the position's key, for either side. They change the search's order only. */
+static inline int c4_deferred(void *ctx, size_t *out_n) {
+    *out_n = (size_t)((c4_key((const c4_t *)ctx) * 0x9E3779B97F4A7C15ull) >> 62);
+    return 0;
+}
+
 static inline pn_game c4_game(c4_t *g) {
     pn_game game = game_table(g);
     game.side_to_move = c4_side;

@@ -407,7 +407,7 @@ static void test_nim_against_bouton(uint32_t engine) {
     free(mem);
 }
 
-static void test_connect4_against_negamax(int width, int height, uint32_t engine) {
+static void connect4_oracle(int width, int height, uint32_t engine, int deferred) {
     pn_config c = with_engine(small_config(1 << 20, 48, 8), engine, 1 << 20); /* 20 MiB */
     void *mem = NULL;
     pn_solver *solver = malloc_solver(&c, &mem);
@@ -417,6 +417,7 @@ static void test_connect4_against_negamax(int width, int height, uint32_t engine
     pn_game game = c4_game(&g);
     int col, oracle;
     CHECK(memo != NULL);
+    if (deferred) game.deferred_moves = c4_deferred;
     c4_init(&g, width, height);
     oracle = c4_negamax(&g, memo);
     {
@@ -434,8 +435,8 @@ static void test_connect4_against_negamax(int width, int height, uint32_t engine
                                    &v),
                          PN_STATUS_OK);
         }
-        printf("connect four %dx%d (%s): %s (negamax: %d), %llu nodes\n", width, height,
-               engine_name(engine),
+        printf("connect four %dx%d (%s%s): %s (negamax: %d), %llu nodes\n", width, height,
+               engine_name(engine), deferred ? ", deferred moves" : "",
                r.outcome == PN_OUTCOME_WIN    ? "win"
                : r.outcome == PN_OUTCOME_LOSS ? "loss"
                : r.outcome == PN_OUTCOME_DRAW ? "draw"
@@ -456,6 +457,15 @@ static void test_connect4_against_negamax(int width, int height, uint32_t engine
     }
     free(memo);
     free(mem);
+}
+
+static void test_connect4_against_negamax(int width, int height, uint32_t engine) {
+    connect4_oracle(width, height, engine, 0);
+}
+
+/* Deferred moves (pn_game.deferred_moves) change no value: df-pn, and PNS, which ignores them. */
+static void test_connect4_with_deferred_moves(int width, int height, uint32_t engine) {
+    connect4_oracle(width, height, engine, 1);
 }
 
 /* ---- Best-first PNS and PN² ---- */
@@ -1924,6 +1934,8 @@ int main(void) {
     test_nim_against_bouton(PN_ENGINE_DFPN);
     test_connect4_against_negamax(4, 4, PN_ENGINE_DFPN);
     test_connect4_against_negamax(5, 4, PN_ENGINE_DFPN);
+    test_connect4_with_deferred_moves(4, 4, PN_ENGINE_DFPN);
+    test_connect4_with_deferred_moves(5, 4, PN_ENGINE_DFPN);
     test_pns_engines();
     test_nim_against_bouton(PN_ENGINE_PNS);
     test_nim_against_bouton(PN_ENGINE_PN2);
@@ -1931,6 +1943,7 @@ int main(void) {
     test_connect4_against_negamax(4, 4, PN_ENGINE_PN2);
     test_connect4_against_negamax(5, 4, PN_ENGINE_PNS);
     test_connect4_against_negamax(5, 4, PN_ENGINE_PN2);
+    test_connect4_with_deferred_moves(4, 4, PN_ENGINE_PNS);
     test_pns_memory_limit();
     test_config_versions_and_engines();
     test_first_config_binary();

@@ -804,6 +804,17 @@ typedef int (*pn_material_at_least_fn)(void *ctx,
                                        uint32_t *out_at_least);
 
 /**
+ * Optional: writes to `*out_n` how many of the moves that `generate_moves` just listed in this
+ * position, counted from the end of its list, the df-pn engines may leave unplayed until all
+ * the others have failed for the side to move (delayed expansion; see the `Game` trait's
+ * `deferred_moves` in the Rust crate). A count above the number of moves means all of them,
+ * except `SIZE_MAX`, which reads as nothing written (`PN_STATUS_CALLBACK_INVALID`). Asked
+ * right after `generate_moves`, in the same position; it changes the order of the
+ * search, never a value. PNS and PN² do not ask.
+ */
+typedef int (*pn_deferred_moves_fn)(void *ctx, size_t *out_n);
+
+/**
  * A game, as a context pointer and callbacks. The position is one mutable state that `play`
  * and `undo` change; the serial calls restore it before they return (unless a callback
  * fails: then they take back the moves they played, except one whose `play` failed, as far
@@ -922,6 +933,13 @@ typedef struct pn_game {
      * `pn_material_at_least_fn`), a partial order that must be true of the game.
      */
     pn_material_at_least_fn material_at_least;
+    /**
+     * Optional (NULL: every move is played at once): deferred moves (see
+     * `pn_deferred_moves_fn`), for example a tsume defender's drops on a square after the
+     * first there. Callers built against a header without this field pass the smaller
+     * `struct_size` and get NULL.
+     */
+    pn_deferred_moves_fn deferred_moves;
 } pn_game;
 
 /**

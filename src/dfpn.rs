@@ -887,6 +887,9 @@ impl<'m, G: Game> Dfpn<'m, G> {
         } else {
             0
         };
+        if game.has_failed() {
+            return Err(Reason::GameError);
+        }
         let first = frame.first_child as usize;
         if first + n > self.children.len() {
             return Err(Reason::DepthLimit);

@@ -142,6 +142,15 @@ pub type pn_move_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, mv: u32) -> 
 /// Without it every position starts at (1, 1).
 pub type pn_estimate_fn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, out_phi: *mut u32, out_delta: *mut u32) -> c_int>;
+/// Optional: writes to `*out_n` how many of the moves that `generate_moves` just listed in this
+/// position, counted from the end of its list, the df-pn engines may leave unplayed until all
+/// the others have failed for the side to move (delayed expansion; see the `Game` trait's
+/// `deferred_moves` in the Rust crate). A count above the number of moves means all of them,
+/// except `SIZE_MAX`, which reads as nothing written (`PN_STATUS_CALLBACK_INVALID`). Asked
+/// right after `generate_moves`, in the same position; it changes the order of the
+/// search, never a value. PNS and PN² do not ask.
+pub type pn_deferred_moves_fn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, out_n: *mut usize) -> c_int>;
 /// Optional, for the parallel calls: makes an independent copy of the position (sharing
 /// nothing that `play` or `undo` change) and writes its context to `*out_ctx`. Called with the
 /// game's own `ctx` or with a copy's; a non-zero return or a NULL copy ends the call with
@@ -258,19 +267,32 @@ pub struct pn_game {
     /// Optional, with `class_hash` and `material`: the order of materials in a class (see
     /// `pn_material_at_least_fn`), a partial order that must be true of the game.
     pub material_at_least: pn_material_at_least_fn,
+    /// Optional (NULL: every move is played at once): deferred moves (see
+    /// `pn_deferred_moves_fn`), for example a tsume defender's drops on a square after the
+    /// first there. Callers built against a header without this field pass the smaller
+    /// `struct_size` and get NULL.
+    pub deferred_moves: pn_deferred_moves_fn,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer, optional function
 // pointers and integers, all valid for every bit pattern. The older versions end where
-// `copy_size`, `encode` and `class_hash` begin (asserted below to be those versions'
-// `sizeof`).
+// `copy_size`, `encode`, `class_hash` and `deferred_moves` begin (asserted below to be those
+// versions' `sizeof`).
 unsafe impl SizedStruct for pn_game {
     const OLDER_SIZES: &'static [usize] = &[
         core::mem::offset_of!(pn_game, copy_size),
         core::mem::offset_of!(pn_game, encode),
         core::mem::offset_of!(pn_game, class_hash),
+        core::mem::offset_of!(pn_game, deferred_moves),
     ];
 }
+
+// Version 4 ended with `material_at_least`, a pointer, so with no tail padding:
+// `deferred_moves` (a pointer) starts exactly there.
+const _: () = assert!(
+    core::mem::offset_of!(pn_game, material_at_least) + size_of::<usize>()
+        == core::mem::offset_of!(pn_game, deferred_moves)
+);
 
 // Version 3 ended with `encode`, a pointer, so with no tail padding: `class_hash` (a pointer)
 // starts exactly there.
@@ -300,6 +322,7 @@ type GenerateFn = unsafe extern "C" fn(*mut c_void, *mut u32, usize, *mut usize)
 type MoveFn = unsafe extern "C" fn(*mut c_void, u32) -> c_int;
 type EstimateFn = unsafe extern "C" fn(*mut c_void, *mut u32, *mut u32) -> c_int;
 type EncodeFn = unsafe extern "C" fn(*mut c_void, *mut u8, usize, *mut usize) -> c_int;
+type CountFn = unsafe extern "C" fn(*mut c_void, *mut usize) -> c_int;
 
 /// How a game broke its contract, and where; the first failure is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -392,6 +415,7 @@ pub struct CGame<const RULE: u8> {
     estimate: Option<EstimateFn>,
     repetition_value: Option<SideFn>,
     encode: Option<EncodeFn>,
+    deferred_moves: Option<CountFn>,
     /// The dominance callbacks, when the game gives them (see [`dominance`]).
     dominance: Option<dominance::Dominance>,
     /// The move buffer handed to `generate_moves` (carved from the solver's memory).
@@ -444,6 +468,7 @@ impl<const RULE: u8> CGame<RULE> {
             estimate: game.estimate,
             repetition_value: game.repetition_value,
             encode: game.encode,
+            deferred_moves: game.deferred_moves,
             dominance,
             moves: moves.as_mut_ptr(),
             moves_cap: moves.len(),
@@ -617,6 +642,28 @@ impl<const RULE: u8> Game for CGame<RULE> {
             // overflow and the solver stops with `TooManyMoves`.
             list.push(0);
         }
+    }
+
+    fn deferred_moves(&self) -> usize {
+        let Some(deferred_moves) = self.deferred_moves.filter(|_| !self.detached()) else {
+            return 0;
+        };
+        let mut n = UNSET_COUNT;
+        // SAFETY: `new`'s contract; `n` is a valid `size_t` to write.
+        let rc = unsafe { deferred_moves(self.ctx, &mut n) };
+        if !self.ok(rc, "deferred_moves", None) {
+            return 0;
+        }
+        if n == UNSET_COUNT {
+            self.invalid(
+                "deferred_moves",
+                UNSET_COUNT as u64,
+                UNSET_COUNT as u64,
+                "a number of moves in *out_n",
+            );
+            return 0;
+        }
+        n
     }
 
     fn play(&mut self, mv: u32) {

@@ -15,7 +15,7 @@ use std::vec;
 use std::vec::Vec;
 
 use crate::config::{pn_config, pn_config_init, pn_engine};
-use crate::game::{pn_game, pn_outcome};
+use crate::game::{pn_deferred_moves_fn, pn_game, pn_outcome};
 use crate::result::pn_result;
 use crate::solver::pn_solver_memory_requirements;
 use crate::solver::{pn_solve, pn_solve_value, pn_solver, pn_solver_init, pn_solver_stop};
@@ -318,6 +318,7 @@ impl Pile {
             class_hash: None,
             material: None,
             material_at_least: None,
+            deferred_moves: None,
         }
     }
 
@@ -732,6 +733,70 @@ fn a_caller_with_the_first_config_struct_gets_df_pn_as_before() {
         (back.engine, back.arena_nodes, back.second_level_nodes),
         (77, 77, 77)
     );
+}
+
+/// A `deferred_moves` callback that defers `N` moves (all of them when `N` exceeds them).
+unsafe extern "C" fn defer<const N: usize>(_ctx: *mut c_void, out_n: *mut usize) -> c_int {
+    // SAFETY: the library passes a valid `size_t` to write.
+    unsafe { *out_n = N };
+    0
+}
+
+unsafe extern "C" fn defer_fails(_ctx: *mut c_void, _out_n: *mut usize) -> c_int {
+    -3
+}
+
+unsafe extern "C" fn defer_writes_nothing(_ctx: *mut c_void, _out_n: *mut usize) -> c_int {
+    0
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
+fn deferred_moves_change_no_value_and_a_broken_count_is_an_error() {
+    let (_memory, solver) = solver(&small_config());
+    let counts: [pn_deferred_moves_fn; 3] = [Some(defer::<1>), Some(defer::<2>), Some(defer::<9>)];
+    for deferred_moves in counts {
+        for n in 0..=24 {
+            // SAFETY: a solver from `solver`, with no call running.
+            assert_eq!(unsafe { pn_table_clear(solver) }, pn_status::Ok);
+            let mut pile = Pile::new(n);
+            let game = pn_game {
+                deferred_moves,
+                ..pile.table()
+            };
+            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+            // SAFETY: valid pointers; the game's context outlives the call.
+            let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+            assert_eq!(s, pn_status::Ok, "pile {n}");
+            let want = if n % 4 == 0 {
+                pn_outcome::Loss
+            } else {
+                pn_outcome::Win
+            };
+            assert_eq!(r.outcome, want as u32, "pile {n}");
+            assert_eq!((pile.stones, pile.to_move), (n, 0), "restored");
+        }
+    }
+    for (deferred_moves, status) in [
+        (
+            Some(defer_fails as unsafe extern "C" fn(*mut c_void, *mut usize) -> c_int),
+            pn_status::CallbackFailed,
+        ),
+        (Some(defer_writes_nothing as _), pn_status::CallbackInvalid),
+    ] {
+        // SAFETY: as above.
+        assert_eq!(unsafe { pn_table_clear(solver) }, pn_status::Ok);
+        let mut pile = Pile::new(9);
+        let game = pn_game {
+            deferred_moves,
+            ..pile.table()
+        };
+        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+        // SAFETY: as above.
+        let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+        assert_eq!((s, r.outcome, r.has_best_move), (status, 0, 0));
+        assert_eq!((pile.stones, pile.to_move), (9, 0), "restored");
+    }
 }
 
 #[test]

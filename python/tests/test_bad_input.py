@@ -435,3 +435,30 @@ def test_errors_from_the_library_carry_its_message() -> None:
     with pytest.raises(TableLoadError) as short:
         solver.load_table(b"x")
     assert "the 1 saved bytes are too few" in short.value.library_message
+
+
+class Deferring(Nim):
+    """Nim whose last `count` moves are deferred (`deferred_moves`)."""
+
+    def __init__(self, stones: int, count: Any) -> None:
+        super().__init__(stones)
+        self.count = count
+
+    def deferred_moves(self) -> Any:
+        return self.count
+
+
+def test_deferred_moves_change_no_value() -> None:
+    solver = Solver(max_depth=64)
+    for count in (1, 2, 5):
+        for stones in range(1, 17):
+            solver.clear_table()
+            result = solver.solve_value(Deferring(stones, count))
+            want = Outcome.LOSS if stones % 4 == 0 else Outcome.WIN
+            assert result.value == want, f"{stones} stones, {count} deferred"
+
+
+@pytest.mark.parametrize("count,error", [(-1, ValueError), (True, TypeError), ("2", ValueError)])
+def test_a_bad_deferred_count_raises(count: Any, error: type) -> None:
+    with pytest.raises(error, match=r"Deferring.deferred_moves\(\) returned"):
+        Solver().solve_value(Deferring(9, count))

@@ -208,6 +208,9 @@ where
         drop(t);
         self.inner.generate_moves(moves)
     }
+    fn deferred_moves(&self) -> usize {
+        self.inner.deferred_moves()
+    }
     fn play(&mut self, mv: G::Move) {
         self.inner.play(mv);
         let mut t = self.trace.borrow_mut();

@@ -437,6 +437,10 @@ impl<const RULE: u8> Game for WorkerGame<'_, RULE> {
         }
     }
 
+    fn deferred_moves(&self) -> usize {
+        self.game.as_ref().map_or(0, Game::deferred_moves)
+    }
+
     fn play(&mut self, mv: u32) {
         if let Ok(game) = &mut self.game {
             game.play(mv);

@@ -76,6 +76,7 @@ impl Tokens {
             class_hash: dominance.then_some(tk_class_hash as _),
             material: dominance.then_some(tk_material as _),
             material_at_least: dominance.then_some(tk_at_least as _),
+            deferred_moves: None,
         }
     }
 }

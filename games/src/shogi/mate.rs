@@ -275,6 +275,12 @@ impl Game for MateWithin {
         }
     }
 
+    /// The tsume position's (rule 4): White's later drops on a square come last in its list
+    /// and stay last when only the drops are kept.
+    fn deferred_moves(&self) -> usize {
+        self.tsume.deferred_moves()
+    }
+
     fn play(&mut self, mv: Move) {
         let black = self.black_to_move();
         let spent = black && !mv.is_discarding();

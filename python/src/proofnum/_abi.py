@@ -110,6 +110,7 @@ MOVE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32)
 ESTIMATE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32), C.POINTER(C.c_uint32))
 ENCODE_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t))
 MATERIAL_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32))
+COUNT_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_size_t))
 MATERIAL_AT_LEAST_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32, C.c_uint32, C.c_uint32,
                                    C.POINTER(C.c_uint32))
 
@@ -136,6 +137,7 @@ class GameTable(C.Structure):
         ("class_hash", HASH_FN),
         ("material", MATERIAL_FN),
         ("material_at_least", MATERIAL_AT_LEAST_FN),
+        ("deferred_moves", COUNT_FN),
     ]
 
 

@@ -59,6 +59,11 @@ class Game(Protocol):
     - `repetition_value() -> Outcome`: required with `Repetition.BY_POSITION`, the value
       (`WIN`, `LOSS` or `DRAW`, for the side to move) of the position, which repeats one on
       the current line.
+    - `deferred_moves() -> int`: how many of the moves `moves()` just returned, counted from
+      the end of the list, the df-pn engines may leave unplayed until all the others have
+      failed for the side to move (delayed expansion: a tsume defender's drops on a square
+      after the first there, say). It changes the order of the search, never a value; more
+      than the number of moves means all of them.
     - `encode() -> bytes`: an exact encoding of the position, at most 256 bytes: equal bytes
       for equal positions (side to move included) and different bytes for different ones,
       where `hash()` only makes that likely. The walks that confirm answers and write
@@ -337,6 +342,25 @@ class CallbackTable:
 
             callbacks["estimate"] = _abi.ESTIMATE_FN(estimate)
             functions["estimate"] = estimate
+        if _has(game, "deferred_moves"):
+            game_deferred = getattr(game, "deferred_moves")
+
+            def deferred_moves(_ctx: Any, out_n: Any) -> int:
+                try:
+                    n = game_deferred()
+                    if isinstance(n, bool):
+                        raise _bool_returned(name, "deferred_moves", n, "an int of at least 0")
+                    if not isinstance(n, int) or n < 0:
+                        raise ValueError(
+                            f"{name}.deferred_moves() returned {shown(n)}; expected an int of "
+                            "at least 0")
+                    out_n[0] = min(n, 2**31)  # more than any move list: all of them
+                    return 0
+                except BaseException as error:
+                    return fail(error, "deferred_moves")
+
+            callbacks["deferred_moves"] = _abi.COUNT_FN(deferred_moves)
+            functions["deferred_moves"] = deferred_moves
         if rule == Repetition.BY_POSITION:
             game_repetition_value = getattr(game, "repetition_value")
             values = _REPETITION_VALUES

@@ -42,9 +42,22 @@ public:
     }
 
     c4_t &board() { return g_; }
+    const c4_t &board() const { return g_; }
 
 private:
     c4_t g_;
+};
+
+// Connect Four with deferred moves (the last 0 to 3 of each list, from games.h's
+// c4_deferred); the wrapper finds deferred_moves() by its signature.
+class DeferringConnectFour : public ConnectFour {
+public:
+    DeferringConnectFour(int width, int height) : ConnectFour(width, height) {}
+    std::size_t deferred_moves() const {
+        std::size_t n = 0;
+        c4_deferred(const_cast<c4_t *>(&board()), &n);
+        return n;
+    }
 };
 
 // Tic-tac-toe whose play() throws after a number of moves: the exception must be caught by
@@ -147,6 +160,9 @@ private:
 
 static_assert(proofnum::detail::has_encode<EncodedTicTacToe>::value, "encode() is found");
 static_assert(!proofnum::detail::has_encode<ConnectFour>::value, "and not invented");
+static_assert(proofnum::detail::has_deferred_moves<DeferringConnectFour>::value,
+              "deferred_moves() is found");
+static_assert(!proofnum::detail::has_deferred_moves<ConnectFour>::value, "and not invented");
 
 // The subtraction game "take one or two; whoever takes the last stone wins", where the first
 // player also holds tokens and may take three stones by spending one. A position's class is
@@ -215,6 +231,10 @@ struct proofnum::GameTraits<ConnectFour> {
     static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
 };
 template <>
+struct proofnum::GameTraits<DeferringConnectFour> {
+    static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
+};
+template <>
 struct proofnum::GameTraits<CountedConnectFour> {
     static const uint32_t repetition_rule = PN_REPETITION_ACYCLIC;
 };
@@ -265,6 +285,22 @@ void test_connect_four(int width, int height, uint32_t engine = PN_ENGINE_DFPN) 
         CHECK(a.solved() && b.solved());
         CHECK(a.result.outcome == (v > 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
         CHECK(b.result.outcome == (v < 0 ? PN_OUTCOME_PROVEN : PN_OUTCOME_DISPROVEN));
+        game.undo(uint32_t(col));
+    }
+}
+
+// Deferred moves change no value (df-pn makes them once the others have failed).
+void test_deferred_moves(int width, int height) {
+    proofnum::Solver solver(config(1 << 20, 48, 8));
+    DeferringConnectFour game(width, height);
+    CHECK(proofnum::Game<DeferringConnectFour>::table(game).deferred_moves != nullptr);
+    std::vector<uint8_t> memo(std::size_t(1) << (width * (height + 1)), 0);
+    for (int col = 0; col < width; col++) {
+        game.play(uint32_t(col));
+        int v = c4_negamax(&game.board(), memo.data());
+        proofnum::Result r = solver.solve_value(game);
+        CHECK_STATUS(r.status, PN_STATUS_OK);
+        CHECK(r.result.outcome == expected_outcome(v));
         game.undo(uint32_t(col));
     }
 }
@@ -654,6 +690,7 @@ int main() {
     test_connect_four(5, 4);
     test_connect_four(4, 4, PN_ENGINE_PNS);
     test_connect_four(4, 4, PN_ENGINE_PN2);
+    test_deferred_moves(5, 4);
     test_memory_sources();
     test_exceptions_stay_in_cpp();
     test_error_messages();

@@ -141,6 +141,39 @@ public:
     static const bool value = decltype(test<G>(0))::value;
 };
 
+/// Whether G has `std::size_t deferred_moves() const`.
+template <class G>
+class has_deferred_moves {
+    template <class T>
+    static auto test(int)
+        -> decltype(static_cast<std::size_t>(std::declval<const T &>().deferred_moves()),
+                    std::true_type());
+    template <class>
+    static std::false_type test(...);
+
+public:
+    static const bool value = decltype(test<G>(0))::value;
+};
+
+/// The deferred_moves callback of a class that has the method; NULL for one that has not.
+template <class G, bool = has_deferred_moves<G>::value>
+struct Deferrer {
+    static pn_deferred_moves_fn get() noexcept { return nullptr; }
+};
+
+template <class G>
+struct Deferrer<G, true> {
+    static pn_deferred_moves_fn get() noexcept { return &deferred_moves; }
+    static int deferred_moves(void *ctx, std::size_t *out_n) noexcept {
+        try {
+            *out_n = static_cast<const G *>(ctx)->deferred_moves();
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
+};
+
 /// The encode callback of a class that has the method; NULL for one that has not.
 template <class G, bool = has_encode<G>::value>
 struct Encoder {
@@ -269,6 +302,9 @@ struct Dominance<G, true> {
 ///   std::size_t encode(uint8_t *out, std::size_t cap) const;
 ///                                           // writes at most cap (PN_ENCODING_CAPACITY) bytes,
 ///                                           // returns how many
+/// optionally deferred moves (see pn_game.deferred_moves), found by its signature:
+///   std::size_t deferred_moves() const;     // how many of the moves generate_moves just
+///                                           // wrote, from the end, df-pn may make last
 /// optionally dominance (see pn_game.class_hash: positions of one class, equal but for their
 /// material, ordered by it; it must be true of the game, and only for PN_REPETITION_ACYCLIC
 /// and PN_REPETITION_DRAW), all three methods or none, found by their signatures:
@@ -296,6 +332,7 @@ public:
         t.undo = &undo;
         t.repetition_rule = GameTraits<G>::repetition_rule;
         t.encode = detail::Encoder<G>::get();
+        t.deferred_moves = detail::Deferrer<G>::get();
         detail::Dominance<G>::set(t);
         return t;
     }

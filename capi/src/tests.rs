@@ -359,11 +359,24 @@ fn small_config() -> pn_config {
 }
 
 fn value(solver: *mut pn_solver, pile: &mut Pile) -> (pn_status, pn_result) {
-    let game = pile.table();
+    value_of(solver, &pile.table())
+}
+
+/// `pn_solve_value` of `game`, whose context must outlive the call.
+fn value_of(solver: *mut pn_solver, game: &pn_game) -> (pn_status, pn_result) {
     let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
-    // SAFETY: valid pointers; the game's context outlives the call.
-    let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+    // SAFETY: valid pointers; the caller keeps the game's context alive.
+    let s = unsafe { pn_solve_value(solver, game, null(), &mut r) };
     (s, r)
+}
+
+/// The subtraction game's value for the side to move: lost on a multiple of four.
+fn pile_value(stones: u32) -> pn_outcome {
+    if stones % 4 == 0 {
+        pn_outcome::Loss
+    } else {
+        pn_outcome::Win
+    }
 }
 
 #[test]
@@ -375,12 +388,7 @@ fn subtraction_game_values_follow_the_multiples_of_four() {
         let mut pile = Pile::new(n);
         let (s, r) = value(solver, &mut pile);
         assert_eq!(s, pn_status::Ok, "pile {n}");
-        let want = if n % 4 == 0 {
-            pn_outcome::Loss
-        } else {
-            pn_outcome::Win
-        };
-        assert_eq!(r.outcome, want as u32, "pile {n}");
+        assert_eq!(r.outcome, pile_value(n) as u32, "pile {n}");
         if n % 4 != 0 {
             assert_eq!((r.has_best_move, r.best_move), (1, n % 4), "pile {n}");
         }
@@ -764,16 +772,9 @@ fn deferred_moves_change_no_value_and_a_broken_count_is_an_error() {
                 deferred_moves,
                 ..pile.table()
             };
-            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
-            // SAFETY: valid pointers; the game's context outlives the call.
-            let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+            let (s, r) = value_of(solver, &game);
             assert_eq!(s, pn_status::Ok, "pile {n}");
-            let want = if n % 4 == 0 {
-                pn_outcome::Loss
-            } else {
-                pn_outcome::Win
-            };
-            assert_eq!(r.outcome, want as u32, "pile {n}");
+            assert_eq!(r.outcome, pile_value(n) as u32, "pile {n}");
             assert_eq!((pile.stones, pile.to_move), (n, 0), "restored");
         }
     }
@@ -791,9 +792,7 @@ fn deferred_moves_change_no_value_and_a_broken_count_is_an_error() {
             deferred_moves,
             ..pile.table()
         };
-        let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
-        // SAFETY: as above.
-        let s = unsafe { pn_solve_value(solver, &game, null(), &mut r) };
+        let (s, r) = value_of(solver, &game);
         assert_eq!((s, r.outcome, r.has_best_move), (status, 0, 0));
         assert_eq!((pile.stones, pile.to_move), (9, 0), "restored");
     }

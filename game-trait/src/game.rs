@@ -337,13 +337,14 @@ pub trait Game {
     fn generate_moves(&self, moves: &mut MoveList<'_, Self::Move>);
 
     /// How many of the moves the last [`generate_moves`](Game::generate_moves) listed here,
-    /// counted from the end of the list, df-pn may leave unmade until every other move has
-    /// failed for the side to move (delayed expansion). Tsume solvers use it for the
-    /// defender's drops between a distant checker and its king: the first drop on a square
-    /// stands for the others there, which are usually answered alike and only cost a search
-    /// once the first is refuted. Meant for the side that must refute every move (the
-    /// defender): until it is made, a deferred move counts one in the sum of the children's
-    /// numbers and nothing in their minimum, whatever its own numbers would be.
+    /// counted from the end of the list, df-pn may leave unmade until the moves before them
+    /// have failed for the side to move; it then makes them one at a time, in list order,
+    /// each once the one before has failed too (delayed expansion). Tsume solvers use it for
+    /// the defender's drops between a distant checker and its king: the first drop on a
+    /// square stands for the others there, which are usually answered alike, and each is
+    /// proven with the table the one before left. Meant for the side that must refute every
+    /// move (the defender): until it is made, a deferred move counts nothing in the
+    /// children's numbers.
     ///
     /// It never changes a value: a position is declared lost for its side to move only after
     /// its deferred moves have been made and have failed too. Asked right after

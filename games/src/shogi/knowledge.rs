@@ -26,9 +26,9 @@
 //! 4. **Deferred drops** ([`Knowledge::DEFER_DROPS`], with rule 2; delayed expansion as in
 //!    KomoringHeights): of the defender's drops on one square only the first (the weakest
 //!    piece) is made when the position is expanded; the others are deferred
-//!    (`proofnum::Game::deferred_moves`), counted one each, and made once every other reply
-//!    has failed. On 116 problems of 0.03–8 s, 256 MiB: a geometric mean of 0.85 of the MID
-//!    calls (better than 0.9× on 72, worse than 1.1× on 30), 0.81 of their sum.
+//!    (`proofnum::Game::deferred_moves`): made one at a time once every other reply has
+//!    failed. On 116 problems of 0.03–8 s, 256 MiB: a geometric mean of 0.36 of the MID
+//!    calls (better than 0.9× on 102, worse than 1.1× on 10), 0.31 of their sum.
 //!
 //! Each rule is a switch so benchmarks can measure what it pays. Whatever the switches, the
 //! defender with no legal move is reported mated (a loss) and the attacker with no check a

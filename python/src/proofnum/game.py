@@ -60,10 +60,10 @@ class Game(Protocol):
       (`WIN`, `LOSS` or `DRAW`, for the side to move) of the position, which repeats one on
       the current line.
     - `deferred_moves() -> int`: how many of the moves `moves()` just returned, counted from
-      the end of the list, the df-pn engines may leave unplayed until all the others have
-      failed for the side to move (delayed expansion: a tsume defender's drops on a square
-      after the first there, say). It changes the order of the search, never a value; more
-      than the number of moves means all of them.
+      the end of the list, the df-pn engines may leave unplayed until the moves before them
+      have failed for the side to move, then play one at a time (delayed expansion: a tsume
+      defender's drops on a square after the first there, say). It changes the order of the
+      search, never a value; more than the number of moves means all of them.
     - `encode() -> bytes`: an exact encoding of the position, at most 256 bytes: equal bytes
       for equal positions (side to move included) and different bytes for different ones,
       where `hash()` only makes that likely. The walks that confirm answers and write

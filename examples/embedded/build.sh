@@ -42,12 +42,16 @@ lld=$(rustc --print sysroot)/lib/rustlib/$host/bin/rust-lld
 # Run it: mps2-an386 is a Cortex-M4 board; semihosting carries the output and the exit
 # status; -icount shift=0 makes time count instructions, so SysTick's figures repeat exactly.
 rm -f "$out/output.txt"
+status=0
 timeout 120 qemu-system-arm -M mps2-an386 -display none -monitor none -serial none \
     -icount shift=0 -chardev file,id=semihosting,path="$out/output.txt" \
-    -semihosting-config enable=on,chardev=semihosting -kernel "$out/tictactoe.elf"
-output=$(cat "$out/output.txt")
+    -semihosting-config enable=on,chardev=semihosting -kernel "$out/tictactoe.elf" || status=$?
+output=$(cat "$out/output.txt" 2>/dev/null || true)
 echo "$output"
-grep -qx "both values agree with the known ones" <<<"$output"
+if [ "$status" -ne 0 ] || ! grep -qx "both values agree with the known ones" <<<"$output"; then
+    echo "the embedded program failed (QEMU exit status $status); its output is above" >&2
+    exit 1
+fi
 
 # The footprint: flash holds text and data's initial values; RAM holds data, bss (the
 # solver's static buffer included) and the stack.

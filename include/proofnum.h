@@ -805,9 +805,10 @@ typedef int (*pn_material_at_least_fn)(void *ctx,
 
 /**
  * Optional: writes to `*out_n` how many of the moves that `generate_moves` just listed in this
- * position, counted from the end of its list, the df-pn engines may leave unplayed until all
- * the others have failed for the side to move (delayed expansion; see the `Game` trait's
- * `deferred_moves` in the Rust crate). A count above the number of moves means all of them,
+ * position, counted from the end of its list, the df-pn engines may leave unplayed until the
+ * moves before them have failed for the side to move, then play one at a time, each once the
+ * one before has failed too (delayed expansion; see the `Game` trait's `deferred_moves` in
+ * the Rust crate). A count above the number of moves means all of them,
  * except `SIZE_MAX`, which reads as nothing written (`PN_STATUS_CALLBACK_INVALID`). Asked
  * right after `generate_moves`, in the same position; it changes the order of the
  * search, never a value. PNS and PN² do not ask.

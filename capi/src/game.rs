@@ -143,9 +143,10 @@ pub type pn_move_fn = Option<unsafe extern "C" fn(ctx: *mut c_void, mv: u32) -> 
 pub type pn_estimate_fn =
     Option<unsafe extern "C" fn(ctx: *mut c_void, out_phi: *mut u32, out_delta: *mut u32) -> c_int>;
 /// Optional: writes to `*out_n` how many of the moves that `generate_moves` just listed in this
-/// position, counted from the end of its list, the df-pn engines may leave unplayed until all
-/// the others have failed for the side to move (delayed expansion; see the `Game` trait's
-/// `deferred_moves` in the Rust crate). A count above the number of moves means all of them,
+/// position, counted from the end of its list, the df-pn engines may leave unplayed until the
+/// moves before them have failed for the side to move, then play one at a time, each once the
+/// one before has failed too (delayed expansion; see the `Game` trait's `deferred_moves` in
+/// the Rust crate). A count above the number of moves means all of them,
 /// except `SIZE_MAX`, which reads as nothing written (`PN_STATUS_CALLBACK_INVALID`). Asked
 /// right after `generate_moves`, in the same position; it changes the order of the
 /// search, never a value. PNS and PN² do not ask.

@@ -551,6 +551,7 @@ fn run(data: &[u8]) -> Result<()> {
         class_hash: dominance.then_some(class_hash as _),
         material: dominance.then_some(material as _),
         material_at_least: dominance.then_some(material_at_least as _),
+        deferred_moves: None,
     };
     match plan.missing {
         Some(0) => game.side_to_move = None,

@@ -230,7 +230,7 @@ struct Eval {
     second_phi: u32,
     /// Every child made so far has failed for the mover, and deferred moves are left: they
     /// must be made before the node is lost (`numbers` then say "unsolved").
-    make_deferred: bool,
+    make_next_deferred: bool,
 }
 
 /// What a finished frame hands to its parent.
@@ -596,8 +596,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
             let d = self.top;
             let mut frame = self.frames[d];
             let eval = self.evaluate(&frame);
-            if eval.make_deferred && self.abort.is_none() {
-                if let Err(reason) = self.make_deferred(game, table, d) {
+            if eval.make_next_deferred && self.abort.is_none() {
+                if let Err(reason) = self.make_next_deferred(game, table, d) {
                     self.abort = Some(reason);
                 }
                 continue;
@@ -736,7 +736,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
                 numbers: frame.own,
                 best: 0,
                 second_phi: INFINITE,
-                make_deferred: false,
+                make_next_deferred: false,
             };
         }
         let first = frame.first_child as usize;
@@ -774,8 +774,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
         // tsume-shogi, counting one each in δ took 1.5 times the MID calls, two each 2.2), and
         // a node whose other children have all failed is not lost: the next one is made
         // (until then, or if that fails, it counts as unsolved).
-        let make_deferred = delta == 0 && frame.deferred > 0;
-        let numbers = if make_deferred {
+        let make_next_deferred = delta == 0 && frame.deferred > 0;
+        let numbers = if make_next_deferred {
             Numbers::new(1, frame.deferred)
         } else {
             Numbers::new(phi, delta)
@@ -784,7 +784,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             numbers,
             best: best as u32,
             second_phi,
-            make_deferred,
+            make_next_deferred,
         }
     }
 
@@ -916,7 +916,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
             self.peek_and_prefetch(game, table, made, child_path_key);
         }
         let peeked = prefetched && G::REMEMBER_LEAVES;
-        let mut left = 0;
         for i in 0..n {
             let mv = self.scratch[i];
             if i >= made {
@@ -926,7 +925,6 @@ impl<'m, G: Game> Dfpn<'m, G> {
                     ..Child::default()
                 };
                 kept += 1;
-                left += 1;
                 continue;
             }
             if i < 64 && excluded & (1 << i) != 0 {
@@ -959,7 +957,8 @@ impl<'m, G: Game> Dfpn<'m, G> {
             }
         }
         self.frames[d].n_children = kept as u32;
-        self.frames[d].deferred = left;
+        // The deferred moves listed (none when a proven child ended the loop before them).
+        self.frames[d].deferred = kept.saturating_sub(made) as u32;
         Ok(())
     }
 
@@ -969,7 +968,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
     /// defender's similar replies one after the other, each with the table the one before
     /// left: tsume-shogi took 0.36 of the MID calls it takes without deferral this way,
     /// against 0.94 making them all at once (geometric means over 116 problems).
-    fn make_deferred<T: TranspositionTable>(
+    fn make_next_deferred<T: TranspositionTable>(
         &mut self,
         game: &mut G,
         table: &mut T,

@@ -675,7 +675,9 @@ fn deferred_replies_are_made_only_once_the_others_have_failed() {
     let mut game = Deferring::new(Loss, Win, Loss, 2);
     assert_eq!(solve_deferring(&mut game), Status::Disproven);
     assert!(game.plays[Deferring::B3 as usize] > 0);
-    // Every reply fails for Second: proven, after making both deferred ones.
+    // Whatever the count (above 4: all of A's replies): every reply fails for Second, so A
+    // is proven after making the deferred ones; and with only the deferred B3 refuting, A is
+    // disproven.
     for deferred in [1, 2, 3, 4, 9] {
         let mut game = Deferring::new(Loss, Win, Win, deferred);
         assert_eq!(
@@ -684,9 +686,6 @@ fn deferred_replies_are_made_only_once_the_others_have_failed() {
             "{deferred} deferred"
         );
         assert!(game.plays[Deferring::B2 as usize] > 0 && game.plays[Deferring::B3 as usize] > 0);
-    }
-    // Only the deferred B3 refutes, whatever the count (above 4: all of A's replies).
-    for deferred in [1, 2, 3, 4, 9] {
         let mut game = Deferring::new(Loss, Win, Loss, deferred);
         assert_eq!(
             solve_deferring(&mut game),

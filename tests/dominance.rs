@@ -16,6 +16,7 @@ use std::collections::HashMap;
 
 use common::Rng;
 use proofnum::Table;
+use proofnum::proof::Verdict;
 use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig, RepetitionRule,
     Status,
@@ -117,6 +118,8 @@ struct Stones<'g, const DOM: bool> {
     graph: &'g Graph,
     at: u32,
     stones: u32,
+    /// First's drops come before its graph moves (an order the walk tests need).
+    drops_first: bool,
 }
 
 /// A move: from, to, and whether it drops a stone.
@@ -163,12 +166,12 @@ impl<const DOM: bool> Game for Stones<'_, DOM> {
     }
     fn generate_moves(&self, moves: &mut MoveList<'_, Mv>) {
         let n = &self.graph.nodes[self.at as usize];
-        for &c in &n.children {
-            moves.push((self.at, c, false));
-        }
-        if n.mover == Player::First && self.stones > 0 {
-            for &c in &n.children {
-                moves.push((self.at, c, true));
+        let drops = n.mover == Player::First && self.stones > 0;
+        for drop in [self.drops_first, !self.drops_first] {
+            if !drop || drops {
+                for &c in &n.children {
+                    moves.push((self.at, c, drop));
+                }
             }
         }
     }
@@ -211,6 +214,7 @@ fn dfpn_run<const DOM: bool>(
         graph,
         at: 0,
         stones,
+        drops_first: false,
     };
     let mut mid_calls = 0;
     let mut answers = [Status::Proven; 2];
@@ -240,6 +244,7 @@ fn pns_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> [
         graph,
         at: 0,
         stones,
+        drops_first: false,
     };
     [Player::First, Player::Second].map(|attacker| {
         pns.solve(
@@ -297,4 +302,98 @@ fn dominance_answers_like_the_oracle_and_saves_work() {
         with < without,
         "dominance saved no work: {with} against {without}"
     );
+}
+
+/// The verification walk of a game with dominance accepts a position when one of its class
+/// with material no better for the claimed winner held earlier in the walk. So every true
+/// claim verifies and no false one does, against the oracle, whichever side attacks.
+#[test]
+fn the_walk_accepts_by_dominance_only_what_holds() {
+    let seed = common::seed();
+    let mut rng = Rng::new(seed);
+    let (mut walked, mut walked_without) = (0u64, 0u64);
+    for i in 0..2000 {
+        let graph = Graph::random(&mut rng);
+        let stones = rng.below(5) as u32;
+        let first_wins = graph.first_wins(0, stones, &mut HashMap::new());
+        let drops_first = rng.chance(50);
+        for attacker in [Player::First, Player::Second] {
+            let truth = if first_wins == (attacker == Player::First) {
+                Status::Proven
+            } else {
+                Status::Disproven
+            };
+            let lie = if truth == Status::Proven {
+                Status::Disproven
+            } else {
+                Status::Proven
+            };
+            let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
+            let (told, nodes) =
+                walk_claims::<true>(&graph, stones, attacker, [truth, lie], drops_first);
+            assert_eq!(
+                told,
+                [Verdict::Verified, Verdict::Refuted],
+                "{context}: with dominance\n{graph:#?}"
+            );
+            walked += nodes;
+            let (told, nodes) =
+                walk_claims::<false>(&graph, stones, attacker, [truth, lie], drops_first);
+            assert_eq!(
+                told,
+                [Verdict::Verified, Verdict::Refuted],
+                "{context}: without"
+            );
+            walked_without += nodes;
+        }
+    }
+    println!("walked positions: {walked} with dominance, {walked_without} without");
+    assert!(
+        walked < walked_without,
+        "the class memo spared no walk: {walked} against {walked_without}"
+    );
+}
+
+/// The verdicts of the walks of `claims` after a df-pn search of `attacker`'s question, and
+/// the positions the walks visited.
+fn walk_claims<const DOM: bool>(
+    graph: &Graph,
+    stones: u32,
+    attacker: Player,
+    claims: [Status; 2],
+    drops_first: bool,
+) -> ([Verdict; 2], u64) {
+    let mut memory = vec![0u8; Table::required_bytes(1024)];
+    let mut table = Table::new(&mut memory).unwrap();
+    let mut stack = vec![0u8; Dfpn::<Stones<DOM>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
+    let mut dfpn =
+        Dfpn::<Stones<DOM>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig::default()).unwrap();
+    let mut game = Stones::<DOM> {
+        graph,
+        at: 0,
+        stones,
+        drops_first,
+    };
+    dfpn.solve(
+        &mut game,
+        attacker,
+        &mut table,
+        &mut Limits::nodes(10_000_000),
+    );
+    let mut memo = vec![0u64; 1 << 10];
+    let mut nodes = 0;
+    let verdicts = claims.map(|claim| {
+        let v = dfpn.verify(
+            &mut game,
+            attacker,
+            claim,
+            &mut table,
+            &mut memo,
+            &mut Limits::nodes(10_000_000),
+        );
+        nodes += v.stats.nodes;
+        assert_eq!((game.at, game.stones), (0, stones), "restored");
+        v.verdict
+    });
+    (verdicts, nodes)
 }

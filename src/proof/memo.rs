@@ -76,6 +76,38 @@ impl<'a> KeyMap<'a> {
         None
     }
 
+    /// Calls `f` with every value remembered for `key` (see
+    /// [`insert_value`](KeyMap::insert_value)) until it returns true.
+    fn for_each(&self, key: u64, mut f: impl FnMut(u64) -> bool) {
+        if self.capacity() == 0 {
+            return;
+        }
+        let mut i = self.home(key);
+        while self.taken(i) {
+            if self.slots[2 * i] == key && f(self.slots[2 * i + 1] & u32::MAX as u64) {
+                return;
+            }
+            i = (i + 1) % self.capacity();
+        }
+    }
+
+    /// Remembers `value` (below 2^32) for `key` beside the values it has (once each).
+    fn insert_value(&mut self, key: u64, value: u64) {
+        if (self.used + 1) * 4 > self.capacity() * 3 || value > u32::MAX as u64 {
+            return;
+        }
+        let mut i = self.home(key);
+        while self.taken(i) {
+            if self.slots[2 * i] == key && self.slots[2 * i + 1] & u32::MAX as u64 == value {
+                return;
+            }
+            i = (i + 1) % self.capacity();
+        }
+        self.slots[2 * i] = key;
+        self.slots[2 * i + 1] = (self.epoch as u64) << 32 | value;
+        self.used += 1;
+    }
+
     /// Remembers `id` (below 2^32) for `key` (the first id stays).
     pub(super) fn insert(&mut self, key: u64, id: u64) {
         // Keep a quarter free so probe sequences stay short and always end. Ids that do not
@@ -93,6 +125,42 @@ impl<'a> KeyMap<'a> {
         self.slots[2 * i] = key;
         self.slots[2 * i + 1] = (self.epoch as u64) << 32 | id;
         self.used += 1;
+    }
+}
+
+/// The positions a walk accepted in a game with dominance ([`Game::dominance`]), by class:
+/// a [`KeyMap`] whose keys are class keys and whose values are the materials accepted, several
+/// a class. A position of the class with material at least as good for the claimed winner
+/// holds too, so the walk need not walk it: a proof that leans on dominance reaches positions
+/// the search never visited (a shogi position proven with a gold in hand proves the one with
+/// two), whose own subtrees the table knows nothing of.
+///
+/// [`Game::dominance`]: crate::Game::dominance
+pub(super) struct ClassMemo<'a> {
+    map: KeyMap<'a>,
+}
+
+impl<'a> ClassMemo<'a> {
+    /// An empty memo over `memory` (see [`KeyMap::new`]).
+    pub(super) fn new(memory: &'a mut [u64]) -> Self {
+        ClassMemo {
+            map: KeyMap::new(memory),
+        }
+    }
+
+    /// Whether some material remembered for `class_key` satisfies `covers`.
+    pub(super) fn any(&self, class_key: u64, mut covers: impl FnMut(u32) -> bool) -> bool {
+        let mut found = false;
+        self.map.for_each(class_key, |material| {
+            found = covers(material as u32);
+            found
+        });
+        found
+    }
+
+    /// Remembers that `material` holds in the class `class_key`.
+    pub(super) fn insert(&mut self, class_key: u64, material: u32) {
+        self.map.insert_value(class_key, u64::from(material));
     }
 }
 

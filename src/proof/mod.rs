@@ -15,7 +15,13 @@
 //! which move to try; a wrong entry (a hash collision in the table's 32-bit check) makes that
 //! child fail to verify, and the walk tries the next or re-searches. Verified nodes are
 //! remembered in a caller-supplied set of full 64-bit keys so transpositions are walked once;
-//! only a collision of the game's own 64-bit hash can fool the walk.
+//! only a collision of the game's own 64-bit hash can fool the walk. In a game with dominance
+//! ([`Game::dominance`](crate::Game::dominance)) the walk also accepts a position when it has
+//! accepted one of the same class with material no better for the claimed winner: a proof that
+//! leans on dominance reaches positions the search never visited, whose subtrees the table
+//! does not know (in tsume-shogi the walk of `musou-030`'s proof went from over 200 s to 0.3 s).
+//! That trusts the game's order, as the search does; certificates do not (their checker knows
+//! the rules alone).
 //!
 //! [`Dfpn::certify`](crate::Dfpn::certify) is the same walk writing every position it accepts into a
 //! [certificate](crate::certificate), which a checker that shares no code with the search can

@@ -11,7 +11,7 @@ use crate::result::{Stats, Status};
 use crate::table::TranspositionTable;
 use crate::table::entry::mix64;
 
-use super::memo::KeyMap;
+use super::memo::{ClassMemo, KeyMap};
 use super::{Verdict, Verification, VerifyStats};
 
 impl<G: Game> Dfpn<'_, G> {
@@ -19,8 +19,9 @@ impl<G: Game> Dfpn<'_, G> {
     /// ([`Status::Disproven`]) of `attacker`'s search from `game`'s position, accepting only
     /// leaves the game scores itself, and searching again with df-pn wherever the table cannot
     /// say which move proves a node. `memo` is scratch memory for the positions verified (two
-    /// words each; more, fewer repeated walks in games with transpositions; empty works). The
-    /// position is restored before returning.
+    /// words each; more, fewer repeated walks in games with transpositions; empty works; in a
+    /// game with dominance a quarter of it remembers classes, see the [module
+    /// docs](crate::proof)). The position is restored before returning.
     pub fn verify<T: TranspositionTable>(
         &mut self,
         game: &mut G,
@@ -96,8 +97,19 @@ impl<G: Game> Dfpn<'_, G> {
                 };
             }
         };
+        // In a game with dominance, a quarter of the memory remembers classes (`ClassMemo`);
+        // not for a certificate, whose checker knows the rules alone.
+        let by_class = writer.is_none()
+            && game.dominance()
+            && G::REPETITION_RULE != RepetitionRule::ByPosition;
+        let (memo, class_memo) = memo.split_at_mut(if by_class {
+            memo.len() - memo.len() / 4
+        } else {
+            memo.len()
+        });
         let mut walker = Walker {
             memo: KeyMap::new(memo),
+            classes: by_class.then(|| ClassMemo::new(class_memo)),
             stats: VerifyStats::default(),
             attacker,
             claim_attacker_wins,
@@ -166,6 +178,9 @@ impl<G: Game> Dfpn<'_, G> {
                                 frame.key
                             };
                         w.memo.insert(key, frame.work_start);
+                        if rep == NO_REP {
+                            w.remember_class(game);
+                        }
                         self.write_node(depth, w);
                         if w.writer.as_ref().is_some_and(Writer::failed) {
                             return self.walk_abort(game, depth, Reason::Output);
@@ -336,6 +351,10 @@ impl<G: Game> Dfpn<'_, G> {
             if let Some((node, rep)) = found {
                 w.stats.memo_hits += 1;
                 return Entered::Leaf(Walk::Holds(node, rep));
+            }
+            if w.class_holds(game) {
+                w.stats.memo_hits += 1;
+                return Entered::Leaf(Walk::Holds(0, NO_REP));
             }
         }
         let n = {
@@ -569,6 +588,9 @@ fn identity<G: Game>(game: &G) -> Option<u64> {
     Some(h)
 }
 
+/// Keeps the class memo's keys apart from positions' (an arbitrary odd constant).
+const CLASS_SALT: u64 = 0xBB67_AE85_84CA_A73B;
+
 /// Keeps encodings' identities apart from game hashes (an arbitrary odd constant).
 const ENCODING_SALT: u64 = 0x6A09_E667_F3BC_C909;
 
@@ -604,6 +626,8 @@ fn verdict(r: Walk) -> (Verdict, u64) {
 /// The state of a verification walk.
 struct Walker<'m, 's> {
     memo: KeyMap<'m>,
+    /// The classes and materials that held (in a game with dominance, with no certificate).
+    classes: Option<ClassMemo<'m>>,
     stats: VerifyStats,
     attacker: Player,
     claim_attacker_wins: bool,
@@ -616,6 +640,37 @@ struct Walker<'m, 's> {
 }
 
 impl Walker<'_, '_> {
+    /// Remembers that the position `game` is in holds on every line, for the positions of its
+    /// class with material at least as good for the claimed winner ([`ClassMemo`]).
+    fn remember_class<G: Game>(&mut self, game: &G) {
+        if let Some(classes) = self.classes.as_mut() {
+            let (class, material) = (game.class_hash(), game.material());
+            if !game.has_failed() {
+                classes.insert(mix64(class ^ CLASS_SALT), material);
+            }
+        }
+    }
+
+    /// Whether a position of the class of the one `game` is in, with material no better for
+    /// the claimed winner, held on every line: then this one holds by the game's dominance.
+    fn class_holds<G: Game>(&self, game: &G) -> bool {
+        let Some(classes) = self.classes.as_ref() else {
+            return false;
+        };
+        let (class, material) = (game.class_hash(), game.material());
+        if game.has_failed() {
+            return false;
+        }
+        let (attacker, wins) = (self.attacker, self.claim_attacker_wins);
+        classes.any(mix64(class ^ CLASS_SALT), |held| {
+            if wins {
+                game.material_at_least(attacker, material, held)
+            } else {
+                game.material_at_least(attacker, held, material)
+            }
+        })
+    }
+
     /// True when the claimed winner is to move (one child must hold).
     fn winner_to_move(&self, mover: Player) -> bool {
         (mover == self.attacker) == self.claim_attacker_wins

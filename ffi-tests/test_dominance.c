@@ -14,8 +14,8 @@
  * Checked: the same answers with and without the callbacks on many random games (df-pn, and
  * PNS where built in), against the oracle, and fewer MID calls in all with them (the counts
  * are deterministic: a fixed seed, fresh tables); answers confirmed by default, and pn_verify
- * and the principal variation after a solve with dominance; a false order is never reported
- * as an answer under confirmation (UNCONFIRMED or right), while without confirmation it does
+ * and the principal variation after a solve with dominance; a false order is not reported
+ * as an answer under confirmation on these games (UNCONFIRMED or right), while without it does
  * mislead (so the test asks something); broken callbacks (garbage or a failure from
  * material_at_least, a class_hash or material failing at any call) give their status, never a
  * wrong answer, and leave nothing in the table that misleads a later call; one or two of the
@@ -445,9 +445,10 @@ static void test_walks_after_dominance(void) {
     free(memory);
 }
 
-/* A false order is the game's bug. Under confirmation (the default) it is never reported as
- * an answer: the answer is right, or PN_STATUS_UNCONFIRMED. Without, it misleads the search
- * on some of these games (which shows that the first half asks something). */
+/* A false order is the game's bug. Under confirmation (the default) it is not reported as an
+ * answer on these games: the answer is right, or PN_STATUS_UNCONFIRMED (the walk trusts the
+ * order only where it accepts a position dominated by one it has walked). Without, it misleads
+ * the search on some of these games (which shows that the first half asks something). */
 static void test_false_orders(void) {
     static const enum order orders[2] = {ORDER_REVERSED, ORDER_ALL_EQUAL};
     uint32_t confirm, wrong_confirmed = 0, wrong_unconfirmed = 0, unconfirmed = 0;

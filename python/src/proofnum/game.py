@@ -76,8 +76,9 @@ class Game(Protocol):
       material, and the solver solves a position from a solved one of its class, a win found
       with material no better for the winner or a failure found with material no worse.
       This must be *true* of the game: a false order can give wrong answers (the confirming
-      walk, on by default, then reports `Unconfirmed` instead; with `confirm=False` a wrong
-      answer is reported). Not with `Repetition.BY_POSITION` (a `TypeError`).
+      walk, on by default, reported `Unconfirmed` instead in the tests, though it trusts the
+      order where it accepts a position dominated by one it has walked; with
+      `confirm=False` a wrong answer is reported). Not with `Repetition.BY_POSITION` (a `TypeError`).
 
       - `class_hash() -> int`: the hash of the position without its material (side to move
         included), an int from 0 to 2**64 - 1, as `hash()`.

@@ -76,23 +76,26 @@ impl<'a> KeyMap<'a> {
         None
     }
 
-    /// Calls `f` with every value remembered for `key` (see
-    /// [`insert_value`](KeyMap::insert_value)) until it returns true.
-    fn for_each(&self, key: u64, mut f: impl FnMut(u64) -> bool) {
+    /// Whether some value remembered for `key` (see [`insert_value`](KeyMap::insert_value))
+    /// satisfies `f`.
+    pub(super) fn any(&self, key: u64, mut f: impl FnMut(u64) -> bool) -> bool {
         if self.capacity() == 0 {
-            return;
+            return false;
         }
         let mut i = self.home(key);
         while self.taken(i) {
             if self.slots[2 * i] == key && f(self.slots[2 * i + 1] & u32::MAX as u64) {
-                return;
+                return true;
             }
             i = (i + 1) % self.capacity();
         }
+        false
     }
 
-    /// Remembers `value` (below 2^32) for `key` beside the values it has (once each).
-    fn insert_value(&mut self, key: u64, value: u64) {
+    /// Remembers `value` (below 2^32) for `key` beside the values it has (once each): a key
+    /// with several values, as [`any`](KeyMap::any) reads them. The walk keeps a game's
+    /// classes this way, each with the materials that held (keys apart from positions').
+    pub(super) fn insert_value(&mut self, key: u64, value: u64) {
         if (self.used + 1) * 4 > self.capacity() * 3 || value > u32::MAX as u64 {
             return;
         }
@@ -128,42 +131,6 @@ impl<'a> KeyMap<'a> {
     }
 }
 
-/// The positions a walk accepted in a game with dominance ([`Game::dominance`]), by class:
-/// a [`KeyMap`] whose keys are class keys and whose values are the materials accepted, several
-/// a class. A position of the class with material at least as good for the claimed winner
-/// holds too, so the walk need not walk it: a proof that leans on dominance reaches positions
-/// the search never visited (a shogi position proven with a gold in hand proves the one with
-/// two), whose own subtrees the table knows nothing of.
-///
-/// [`Game::dominance`]: crate::Game::dominance
-pub(super) struct ClassMemo<'a> {
-    map: KeyMap<'a>,
-}
-
-impl<'a> ClassMemo<'a> {
-    /// An empty memo over `memory` (see [`KeyMap::new`]).
-    pub(super) fn new(memory: &'a mut [u64]) -> Self {
-        ClassMemo {
-            map: KeyMap::new(memory),
-        }
-    }
-
-    /// Whether some material remembered for `class_key` satisfies `covers`.
-    pub(super) fn any(&self, class_key: u64, mut covers: impl FnMut(u32) -> bool) -> bool {
-        let mut found = false;
-        self.map.for_each(class_key, |material| {
-            found = covers(material as u32);
-            found
-        });
-        found
-    }
-
-    /// Remembers that `material` holds in the class `class_key`.
-    pub(super) fn insert(&mut self, class_key: u64, material: u32) {
-        self.map.insert_value(class_key, u64::from(material));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,6 +154,25 @@ mod tests {
         let mut empty = KeyMap::new(&mut none);
         empty.insert(3, 3);
         assert_eq!(empty.get(3), None);
+    }
+
+    #[test]
+    fn a_key_keeps_several_values_once_each() {
+        let mut memory = [0u64; 33];
+        let mut map = KeyMap::new(&mut memory);
+        map.insert_value(7, 3);
+        map.insert_value(7, 5);
+        map.insert_value(7, 3);
+        map.insert(9, 1);
+        let mut seen = std::vec::Vec::new();
+        assert!(!map.any(7, |v| {
+            seen.push(v);
+            false
+        }));
+        assert_eq!(seen, [3, 5], "each value once, in insertion order");
+        assert!(map.any(7, |v| v == 5));
+        assert!(!map.any(8, |_| true), "another key has none");
+        assert_eq!(map.get(9), Some(1), "single-valued keys beside them");
     }
 
     #[test]

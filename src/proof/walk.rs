@@ -11,7 +11,7 @@ use crate::result::{Stats, Status};
 use crate::table::TranspositionTable;
 use crate::table::entry::mix64;
 
-use super::memo::{ClassMemo, KeyMap};
+use super::memo::KeyMap;
 use super::{Verdict, Verification, VerifyStats};
 
 impl<G: Game> Dfpn<'_, G> {
@@ -20,8 +20,8 @@ impl<G: Game> Dfpn<'_, G> {
     /// leaves the game scores itself, and searching again with df-pn wherever the table cannot
     /// say which move proves a node. `memo` is scratch memory for the positions verified (two
     /// words each; more, fewer repeated walks in games with transpositions; empty works; in a
-    /// game with dominance a quarter of it remembers classes, see the [module
-    /// docs](crate::proof)). The position is restored before returning.
+    /// game with dominance it also remembers classes, see the [module docs](crate::proof)).
+    /// The position is restored before returning.
     pub fn verify<T: TranspositionTable>(
         &mut self,
         game: &mut G,
@@ -97,19 +97,8 @@ impl<G: Game> Dfpn<'_, G> {
                 };
             }
         };
-        // In a game with dominance, a quarter of the memory remembers classes (`ClassMemo`);
-        // not for a certificate, whose checker knows the rules alone.
-        let by_class = writer.is_none()
-            && game.dominance()
-            && G::REPETITION_RULE != RepetitionRule::ByPosition;
-        let (memo, class_memo) = memo.split_at_mut(if by_class {
-            memo.len() - memo.len() / 4
-        } else {
-            memo.len()
-        });
         let mut walker = Walker {
             memo: KeyMap::new(memo),
-            classes: by_class.then(|| ClassMemo::new(class_memo)),
             stats: VerifyStats::default(),
             attacker,
             claim_attacker_wins,
@@ -352,10 +341,6 @@ impl<G: Game> Dfpn<'_, G> {
                 w.stats.memo_hits += 1;
                 return Entered::Leaf(Walk::Holds(node, rep));
             }
-            if w.class_holds(game) {
-                w.stats.memo_hits += 1;
-                return Entered::Leaf(Walk::Holds(0, NO_REP));
-            }
         }
         let n = {
             let mut list = MoveList::new(self.scratch);
@@ -372,6 +357,12 @@ impl<G: Game> Dfpn<'_, G> {
             let value = game.no_moves_value();
             let numbers = framed(value, mover, w.attacker);
             return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0, NO_REP));
+        }
+        // Dominated by a position of its class that held (asked of positions with moves only,
+        // as the search asks its dominance questions).
+        if again.is_none() && w.class_holds(game) {
+            w.stats.memo_hits += 1;
+            return Entered::Leaf(Walk::Holds(0, NO_REP));
         }
         let first = first_child as usize;
         if first + n > self.children.len() {
@@ -625,9 +616,9 @@ fn verdict(r: Walk) -> (Verdict, u64) {
 
 /// The state of a verification walk.
 struct Walker<'m, 's> {
+    /// The positions that held, and in a game with dominance their classes, each with the
+    /// materials that held ([`remember_class`](Walker::remember_class)).
     memo: KeyMap<'m>,
-    /// The classes and materials that held (in a game with dominance, with no certificate).
-    classes: Option<ClassMemo<'m>>,
     stats: VerifyStats,
     attacker: Player,
     claim_attacker_wins: bool,
@@ -641,12 +632,15 @@ struct Walker<'m, 's> {
 
 impl Walker<'_, '_> {
     /// Remembers that the position `game` is in holds on every line, for the positions of its
-    /// class with material at least as good for the claimed winner ([`ClassMemo`]).
+    /// class with material at least as good for the claimed winner, in a game with dominance:
+    /// a proof that leans on dominance reaches positions the search never visited (a shogi
+    /// position proven with a gold in hand proves the one with two), whose subtrees the table
+    /// knows nothing of. Not in a certificate, whose checker knows the rules alone.
     fn remember_class<G: Game>(&mut self, game: &G) {
-        if let Some(classes) = self.classes.as_mut() {
-            let (class, material) = (game.class_hash(), game.material());
+        if let Some(class) = self.class_key(game) {
+            let material = game.material();
             if !game.has_failed() {
-                classes.insert(mix64(class ^ CLASS_SALT), material);
+                self.memo.insert_value(class, u64::from(material));
             }
         }
     }
@@ -654,21 +648,35 @@ impl Walker<'_, '_> {
     /// Whether a position of the class of the one `game` is in, with material no better for
     /// the claimed winner, held on every line: then this one holds by the game's dominance.
     fn class_holds<G: Game>(&self, game: &G) -> bool {
-        let Some(classes) = self.classes.as_ref() else {
+        let Some(class) = self.class_key(game) else {
             return false;
         };
-        let (class, material) = (game.class_hash(), game.material());
+        let material = game.material();
         if game.has_failed() {
             return false;
         }
         let (attacker, wins) = (self.attacker, self.claim_attacker_wins);
-        classes.any(mix64(class ^ CLASS_SALT), |held| {
+        self.memo.any(class, |held| {
+            let held = held as u32;
             if wins {
                 game.material_at_least(attacker, material, held)
             } else {
                 game.material_at_least(attacker, held, material)
             }
         })
+    }
+
+    /// The memo key of the class of the position `game` is in, when the walk remembers
+    /// classes there (see [`remember_class`](Walker::remember_class)).
+    fn class_key<G: Game>(&self, game: &G) -> Option<u64> {
+        if self.writer.is_some()
+            || G::REPETITION_RULE == RepetitionRule::ByPosition
+            || !game.dominance()
+        {
+            return None;
+        }
+        let class = game.class_hash();
+        (!game.has_failed()).then(|| mix64(class ^ CLASS_SALT))
     }
 
     /// True when the claimed winner is to move (one child must hold).

@@ -304,7 +304,7 @@ fn values(solver: *mut pn_solver, dominance: bool) -> (u64, Vec<(u32, u32, pn_st
             assert_eq!(
                 t.class_hashes > 0 || t.materials > 0,
                 dominance && pile > 0,
-                "the callbacks are asked exactly when given"
+                "the callbacks are asked exactly when given ({pile}, {tokens})"
             );
             mid_calls += r.stats.mid_calls;
             answers.push((pile, tokens, s, r.outcome));

@@ -329,22 +329,27 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
                 Status::Proven
             };
             let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
-            let (told, nodes) =
-                walk_claims::<true>(&graph, stones, attacker, [truth, lie], drops_first);
-            assert_eq!(
-                told,
-                [Verdict::Verified, Verdict::Refuted],
-                "{context}: with dominance\n{graph:#?}"
-            );
-            walked += nodes;
-            let (told, nodes) =
-                walk_claims::<false>(&graph, stones, attacker, [truth, lie], drops_first);
-            assert_eq!(
-                told,
-                [Verdict::Verified, Verdict::Refuted],
-                "{context}: without"
-            );
-            walked_without += nodes;
+            let claims = [truth, lie];
+            let runs = [
+                (
+                    "with dominance",
+                    walk_claims::<true>(&graph, stones, attacker, claims, drops_first),
+                    &mut walked,
+                ),
+                (
+                    "without",
+                    walk_claims::<false>(&graph, stones, attacker, claims, drops_first),
+                    &mut walked_without,
+                ),
+            ];
+            for (how, (told, nodes), total) in runs {
+                assert_eq!(
+                    told,
+                    [Verdict::Verified, Verdict::Refuted],
+                    "{context}: {how}\n{graph:#?}"
+                );
+                *total += nodes;
+            }
         }
     }
     println!("walked positions: {walked} with dominance, {walked_without} without");

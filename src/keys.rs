@@ -31,6 +31,24 @@ const PATH_NAMESPACE: u64 = 0x082E_FA98_EC4E_6C89;
 /// Salt that keeps class keys (dominance entries) apart from position keys.
 const CLASS_NAMESPACE: u64 = 0x4528_21E6_38D0_1377;
 
+/// Whether a position with `material` takes the result of a position of its class with
+/// `stored` ([`Game::dominance`]): a win for `player` (`player_wins`) found with material no
+/// better for `player`, or a failure found with material no worse.
+#[inline]
+pub(crate) fn settled_by_class<G: Game>(
+    game: &G,
+    player: Player,
+    player_wins: bool,
+    material: u32,
+    stored: u32,
+) -> bool {
+    if player_wins {
+        game.material_at_least(player, material, stored)
+    } else {
+        game.material_at_least(player, stored, material)
+    }
+}
+
 /// The (φ, δ) of a known value for a node whose side to move is `mover`, when `attacker` is
 /// the player trying to win: a draw counts as a win for the defender.
 #[inline]
@@ -205,11 +223,7 @@ pub(crate) trait Keying<G: Game> {
         }
         let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
         table.probe_dominant(class_key, &mut |stored, mover_wins| {
-            if mover_wins {
-                game.material_at_least(mover, material, stored)
-            } else {
-                game.material_at_least(mover, stored, material)
-            }
+            settled_by_class(game, mover, mover_wins, material, stored)
         })
     }
 

@@ -63,21 +63,16 @@ impl<'a> KeyMap<'a> {
 
     /// The id remembered for `key`.
     pub(super) fn get(&self, key: u64) -> Option<u64> {
-        if self.capacity() == 0 {
-            return None;
-        }
-        let mut i = self.home(key);
-        while self.taken(i) {
-            if self.slots[2 * i] == key {
-                return Some(self.slots[2 * i + 1] & u32::MAX as u64);
-            }
-            i = (i + 1) % self.capacity();
-        }
-        None
+        let mut found = None;
+        self.any(key, |id| {
+            found = Some(id);
+            true
+        });
+        found
     }
 
-    /// Whether some value remembered for `key` (see [`insert_value`](KeyMap::insert_value))
-    /// satisfies `f`.
+    /// Whether some value remembered for `key` satisfies `f` (a key keeps one id with
+    /// [`insert`](KeyMap::insert), several values with [`insert_value`](KeyMap::insert_value)).
     pub(super) fn any(&self, key: u64, mut f: impl FnMut(u64) -> bool) -> bool {
         if self.capacity() == 0 {
             return false;
@@ -92,41 +87,34 @@ impl<'a> KeyMap<'a> {
         false
     }
 
+    /// Remembers `id` (below 2^32) for `key` (the first id stays).
+    pub(super) fn insert(&mut self, key: u64, id: u64) {
+        self.insert_unless(key, id, |_| true);
+    }
+
     /// Remembers `value` (below 2^32) for `key` beside the values it has (once each): a key
     /// with several values, as [`any`](KeyMap::any) reads them. The walk keeps a game's
     /// classes this way, each with the materials that held (keys apart from positions').
     pub(super) fn insert_value(&mut self, key: u64, value: u64) {
+        self.insert_unless(key, value, |held| held == value);
+    }
+
+    /// Remembers `value` for `key` unless a value already remembered for it is `same`.
+    fn insert_unless(&mut self, key: u64, value: u64, same: impl Fn(u64) -> bool) {
+        // Keep a quarter free so probe sequences stay short and always end. Values that do
+        // not fit are not remembered (four billion positions in one walk).
         if (self.used + 1) * 4 > self.capacity() * 3 || value > u32::MAX as u64 {
             return;
         }
         let mut i = self.home(key);
         while self.taken(i) {
-            if self.slots[2 * i] == key && self.slots[2 * i + 1] & u32::MAX as u64 == value {
+            if self.slots[2 * i] == key && same(self.slots[2 * i + 1] & u32::MAX as u64) {
                 return;
             }
             i = (i + 1) % self.capacity();
         }
         self.slots[2 * i] = key;
         self.slots[2 * i + 1] = (self.epoch as u64) << 32 | value;
-        self.used += 1;
-    }
-
-    /// Remembers `id` (below 2^32) for `key` (the first id stays).
-    pub(super) fn insert(&mut self, key: u64, id: u64) {
-        // Keep a quarter free so probe sequences stay short and always end. Ids that do not
-        // fit are not remembered (four billion positions in one walk).
-        if (self.used + 1) * 4 > self.capacity() * 3 || id > u32::MAX as u64 {
-            return;
-        }
-        let mut i = self.home(key);
-        while self.taken(i) {
-            if self.slots[2 * i] == key {
-                return;
-            }
-            i = (i + 1) % self.capacity();
-        }
-        self.slots[2 * i] = key;
-        self.slots[2 * i + 1] = (self.epoch as u64) << 32 | id;
         self.used += 1;
     }
 }

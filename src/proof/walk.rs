@@ -4,7 +4,7 @@
 use crate::certificate::{Heading, Sink, Writer};
 use crate::dfpn::{Child, Dfpn, Frame};
 use crate::game::{ENCODING_CAPACITY, Game, MoveList, Player, RepetitionRule};
-use crate::keys::{Keying, NO_REP, framed, known_numbers};
+use crate::keys::{Keying, NO_REP, framed, known_numbers, settled_by_class};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Reason};
 use crate::number::{INFINITE, Numbers};
 use crate::result::{Stats, Status};
@@ -655,14 +655,14 @@ impl Walker<'_, '_> {
         if game.has_failed() {
             return false;
         }
-        let (attacker, wins) = (self.attacker, self.claim_attacker_wins);
         self.memo.any(class, |held| {
-            let held = held as u32;
-            if wins {
-                game.material_at_least(attacker, material, held)
-            } else {
-                game.material_at_least(attacker, held, material)
-            }
+            settled_by_class(
+                game,
+                self.attacker,
+                self.claim_attacker_wins,
+                material,
+                held as u32,
+            )
         })
     }
 

@@ -199,12 +199,15 @@ fn dfpn_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> 
     dfpn_run::<DOM>(graph, stones, buckets, false)
 }
 
-fn dfpn_run<const DOM: bool>(
-    graph: &Graph,
+/// Runs `f` with a df-pn searcher over a fresh table of `buckets` buckets and the game at
+/// (root, `stones`).
+fn with_dfpn<'g, const DOM: bool, R>(
+    graph: &'g Graph,
     stones: u32,
     buckets: usize,
-    confirm: bool,
-) -> ([Status; 2], u64) {
+    drops_first: bool,
+    f: impl FnOnce(&mut Dfpn<'_, Stones<'g, DOM>>, &mut Table<'_>, &mut Stones<'g, DOM>) -> R,
+) -> R {
     let mut memory = vec![0u8; Table::required_bytes(buckets)];
     let mut table = Table::new(&mut memory).unwrap();
     let mut stack = vec![0u8; Dfpn::<Stones<DOM>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
@@ -214,23 +217,34 @@ fn dfpn_run<const DOM: bool>(
         graph,
         at: 0,
         stones,
-        drops_first: false,
+        drops_first,
     };
-    let mut mid_calls = 0;
-    let mut answers = [Status::Proven; 2];
-    for (i, attacker) in [Player::First, Player::Second].into_iter().enumerate() {
-        let limits = &mut Limits::nodes(10_000_000);
-        let r = if confirm {
-            let mut memo = vec![0u64; 1 << 10];
-            dfpn.solve_confirmed(&mut game, attacker, &mut table, &mut memo, limits)
-        } else {
-            dfpn.solve(&mut game, attacker, &mut table, limits)
-        };
-        mid_calls += r.stats.mid_calls + r.stats.confirm_nodes;
-        answers[i] = r.status;
-        assert_eq!((game.at, game.stones), (0, stones), "restored");
-    }
-    (answers, mid_calls)
+    f(&mut dfpn, &mut table, &mut game)
+}
+
+fn dfpn_run<const DOM: bool>(
+    graph: &Graph,
+    stones: u32,
+    buckets: usize,
+    confirm: bool,
+) -> ([Status; 2], u64) {
+    with_dfpn::<DOM, _>(graph, stones, buckets, false, |dfpn, table, game| {
+        let mut mid_calls = 0;
+        let mut answers = [Status::Proven; 2];
+        for (i, attacker) in [Player::First, Player::Second].into_iter().enumerate() {
+            let limits = &mut Limits::nodes(10_000_000);
+            let r = if confirm {
+                let mut memo = vec![0u64; 1 << 10];
+                dfpn.solve_confirmed(game, attacker, table, &mut memo, limits)
+            } else {
+                dfpn.solve(game, attacker, table, limits)
+            };
+            mid_calls += r.stats.mid_calls + r.stats.confirm_nodes;
+            answers[i] = r.status;
+            assert_eq!((game.at, game.stones), (0, stones), "restored");
+        }
+        (answers, mid_calls)
+    })
 }
 
 fn pns_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> [Status; 2] {
@@ -368,37 +382,23 @@ fn walk_claims<const DOM: bool>(
     claims: [Status; 2],
     drops_first: bool,
 ) -> ([Verdict; 2], u64) {
-    let mut memory = vec![0u8; Table::required_bytes(1024)];
-    let mut table = Table::new(&mut memory).unwrap();
-    let mut stack = vec![0u8; Dfpn::<Stones<DOM>>::stack_bytes(MAX_DEPTH, MAX_MOVES)];
-    let mut dfpn =
-        Dfpn::<Stones<DOM>>::new(&mut stack, MAX_DEPTH, MAX_MOVES, DfpnConfig::default()).unwrap();
-    let mut game = Stones::<DOM> {
-        graph,
-        at: 0,
-        stones,
-        drops_first,
-    };
-    dfpn.solve(
-        &mut game,
-        attacker,
-        &mut table,
-        &mut Limits::nodes(10_000_000),
-    );
-    let mut memo = vec![0u64; 1 << 10];
-    let mut nodes = 0;
-    let verdicts = claims.map(|claim| {
-        let v = dfpn.verify(
-            &mut game,
-            attacker,
-            claim,
-            &mut table,
-            &mut memo,
-            &mut Limits::nodes(10_000_000),
-        );
-        nodes += v.stats.nodes;
-        assert_eq!((game.at, game.stones), (0, stones), "restored");
-        v.verdict
-    });
-    (verdicts, nodes)
+    with_dfpn::<DOM, _>(graph, stones, 1024, drops_first, |dfpn, table, game| {
+        dfpn.solve(game, attacker, table, &mut Limits::nodes(10_000_000));
+        let mut memo = vec![0u64; 1 << 10];
+        let mut nodes = 0;
+        let verdicts = claims.map(|claim| {
+            let v = dfpn.verify(
+                game,
+                attacker,
+                claim,
+                table,
+                &mut memo,
+                &mut Limits::nodes(10_000_000),
+            );
+            nodes += v.stats.nodes;
+            assert_eq!((game.at, game.stones), (0, stones), "restored");
+            v.verdict
+        });
+        (verdicts, nodes)
+    })
 }

@@ -418,7 +418,7 @@ static uint64_t varint(const unsigned char *bytes, size_t *at) {
     }
 }
 
-/* The offset of the first OR record's move index (format version 1, docs/src/certificates.md),
+/* The offset of the first OR record's move index (format version 2, docs/src/certificates.md),
  * or 0 when there is none. */
 static size_t first_or_index(const unsigned char *bytes) {
     size_t at = 8; /* "PNCERT", version, reserved */

@@ -6,10 +6,10 @@
 //! streams every position it accepts through a [`Sink`], so the core needs no heap. The
 //! `proofnum-check` crate reads and checks it.
 //!
-//! # Format, version 1
+//! # Format, version 2
 //! A byte stream; integers are unsigned LEB128 varints unless said otherwise.
 //! ```text
-//! header   "PNCERT" 0x01 0x00          magic, format version, reserved
+//! header   "PNCERT" 0x02 0x00          magic, format version, reserved
 //!          varint n, n bytes            the game's name (UTF-8), as the writer's caller gave it
 //!          u8 rule                      0 acyclic, 1 a repetition is a draw, 2 by position
 //!          u8 attacker                  0 the first player, 1 the second
@@ -17,19 +17,23 @@
 //!          varint n, n bytes            the root position's exact encoding (n = 0: none)
 //! records  OR:  0x01 varint id  varint move  ref
 //!          AND: 0x02 varint id  varint count  ref × count
+//!          DOM: 0x03 varint id  ref                        (version 2)
 //! trailer  0x00 ref(root, from id 0)  varint records  u64 checksum (little-endian)
 //! ```
 //! A record is a position that holds the claim: an OR record where the claimed winner is to
 //! move, with the index of its winning move among the moves the game generates there; an AND
 //! record where the other side is to move, with a reference for every move the game generates,
-//! in the game's order. A reference is 0 for a position the game scores itself (its outcome
+//! in the game's order; in a game with dominance ([`Game::dominance`](crate::Game::dominance)),
+//! a DOM record where the position holds because the referenced one, of its class with
+//! material no better for the claimed winner, holds (and was checked before). A reference is 0 for a position the game scores itself (its outcome
 //! settles the question, or it has no moves), and otherwise `zigzag(child id − parent id) + 1`:
 //! a node written elsewhere in the file. Node ids are positive; a node that several positions
 //! lead to (a transposition) is written once and referenced; a reference to a node on the
 //! current line is a repetition. Records come children first, except references to nodes on
 //! the current line and to nodes written before; records that no reference from the root
 //! reaches may appear and mean nothing. The checksum is FNV-1a (64-bit) of every byte before
-//! it, so a truncated or damaged file fails to read.
+//! it, so a truncated or damaged file fails to read. Version 1 is version 2 without DOM
+//! records; readers take both.
 //!
 //! What makes a certificate valid (the checker's rules) is written up with the format in the
 //! guide's certificate chapter (`docs/src/certificates.md`): in short, every line it prescribes
@@ -41,13 +45,15 @@ use crate::game::{Player, RepetitionRule};
 /// The first bytes of a certificate.
 pub const MAGIC: [u8; 6] = *b"PNCERT";
 /// The format version this build writes.
-pub const FORMAT_VERSION: u8 = 1;
+pub const FORMAT_VERSION: u8 = 2;
 /// Tag of the trailer.
 pub(crate) const TAG_END: u8 = 0;
 /// Tag of a record where the claimed winner is to move.
 pub(crate) const TAG_OR: u8 = 1;
 /// Tag of a record where the claimed loser is to move.
 pub(crate) const TAG_AND: u8 = 2;
+/// Tag of a record that holds by the game's dominance (format version 2).
+pub(crate) const TAG_DOMINATED: u8 = 3;
 
 /// Where a certificate's bytes go: a file, a buffer, a C callback.
 pub trait Sink {
@@ -193,6 +199,15 @@ impl<'s> Writer<'s> {
         self.records += 1;
     }
 
+    /// A dominance record: node `id` holds because node `by`, a position of its class with
+    /// material no better for the claimed winner, holds.
+    pub(crate) fn dominated_node(&mut self, id: u64, by: u64) {
+        self.bytes(&[TAG_DOMINATED]);
+        self.varint(id);
+        self.varint(reference(id, by));
+        self.records += 1;
+    }
+
     /// Ends the certificate with the root's node (0 for a root the game scores).
     pub(crate) fn finish(mut self, root: u64) -> Result<u64, SinkError> {
         self.bytes(&[TAG_END]);
@@ -276,11 +291,36 @@ mod tests {
         assert_eq!(w.finish(1), Ok(2));
         let bytes = sink.written();
         let body = [
-            b'P', b'N', b'C', b'E', b'R', b'T', 1, 0, 3, b'n', b'i', b'm', 0, 0, 1, 1,
+            b'P',
+            b'N',
+            b'C',
+            b'E',
+            b'R',
+            b'T',
+            FORMAT_VERSION,
+            0,
+            3,
+            b'n',
+            b'i',
+            b'm',
+            0,
+            0,
+            1,
+            1,
             7, // header
-            TAG_AND, 2, 2, 0, 0, // node 2: two leaves
-            TAG_OR, 1, 0xAC, 0x02, 3, // node 1: move 300 to node 2
-            TAG_END, 3, 2, // root node 1, two records
+            TAG_AND,
+            2,
+            2,
+            0,
+            0, // node 2: two leaves
+            TAG_OR,
+            1,
+            0xAC,
+            0x02,
+            3, // node 1: move 300 to node 2
+            TAG_END,
+            3,
+            2, // root node 1, two records
         ];
         assert_eq!(&bytes[..body.len()], &body);
         let mut fnv = FNV_OFFSET;

@@ -156,6 +156,7 @@ fn records(cert: &Certificate) -> Vec<(u64, Record)> {
         match r {
             Record::Or { child, .. } => todo.push(*child),
             Record::And { children } => todo.extend(children),
+            Record::Dominated { by } => todo.push(*by),
         }
         out.push((id, r.clone()));
     }

@@ -21,6 +21,7 @@ use proofnum::{
     Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig, RepetitionRule,
     Status,
 };
+use proofnum_check::{Certificate, CheckError, Fault, Record};
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -401,4 +402,186 @@ fn walk_claims<const DOM: bool>(
         });
         (verdicts, nodes)
     })
+}
+
+/// Certificates of games with dominance carry dominance records ("this position holds because
+/// that one, of its class with material no better for the claimed winner, held"), and
+/// `proofnum-check` checks them: every true answer's certificate checks; the same certificate
+/// is refused by the game without dominance, and so is one whose dominance record names a
+/// node not checked before it, or one of another class or better material for the winner.
+#[test]
+fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
+    let seed = common::seed();
+    let mut rng = Rng::new(seed);
+    let (mut certificates, mut with_records, mut spoiled) = (0, 0, 0);
+    for i in 0..2000 {
+        let graph = Graph::random(&mut rng);
+        let stones = rng.below(5) as u32;
+        let first_wins = graph.first_wins(0, stones, &mut HashMap::new());
+        let drops_first = rng.chance(50);
+        for attacker in [Player::First, Player::Second] {
+            let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
+            let mut twin = graph.clone();
+            for node in &mut twin.nodes {
+                node.threshold = node.threshold.map(|_| rng.below(4) as u32);
+            }
+            let misleading = rng.chance(50).then_some(&twin);
+            let Some(cert) =
+                certify_answer(&graph, stones, attacker, drops_first, misleading, &context)
+            else {
+                continue;
+            };
+            assert_eq!(
+                cert.heading.attacker_wins,
+                first_wins == (attacker == Player::First),
+                "{context}: the claim against the oracle"
+            );
+            let check = |cert: &Certificate, dominance: bool| {
+                check_stones(&graph, stones, drops_first, cert, dominance)
+            };
+            if let Err(e) = check(&cert, true) {
+                panic!("{context}: {e}\n{graph:#?}\n{cert:#?}");
+            }
+            certificates += 1;
+            let dominated: Vec<(u64, u64)> = cert
+                .records
+                .iter()
+                .filter_map(|(&id, r)| match r {
+                    Record::Dominated { by } => Some((id, *by)),
+                    _ => None,
+                })
+                .collect();
+            if dominated.is_empty() {
+                continue;
+            }
+            with_records += 1;
+            let refused =
+                |bad: &Certificate, dominance: bool, what: &str| match check(bad, dominance) {
+                    Err(CheckError::Invalid {
+                        fault: Fault::NotDominated { .. },
+                        ..
+                    }) => {}
+                    other => panic!("{context}: {what}: {other:?}\n{graph:#?}\n{bad:#?}"),
+                };
+            // Only records the checker reaches matter: spoil them all at once.
+            refused(&cert, false, "the game without dominance");
+            let mut bad = cert.clone();
+            for &(id, _) in &dominated {
+                bad.records.insert(id, Record::Dominated { by: id });
+            }
+            refused(&bad, true, "a record naming itself");
+            // A node of another class, or of the class with better material for the winner:
+            // the first other node checked before, if any.
+            let (id, by) = dominated[0];
+            let others: Vec<u64> = cert
+                .records
+                .keys()
+                .copied()
+                .filter(|&n| {
+                    n < by && n != id && !matches!(cert.records[&n], Record::Dominated { .. })
+                })
+                .collect();
+            for other in others {
+                let mut bad = cert.clone();
+                bad.records.insert(id, Record::Dominated { by: other });
+                if let Err(CheckError::Invalid {
+                    fault: Fault::NotDominated { .. },
+                    ..
+                }) = check(&bad, true)
+                {
+                    spoiled += 1;
+                }
+            }
+        }
+    }
+    println!(
+        "{certificates} certificates checked, {with_records} with dominance records; \
+         {spoiled} records redirected to a node that does not dominate, all refused"
+    );
+    assert!(
+        with_records * 40 > certificates,
+        "too few certificates use dominance: {with_records} of {certificates}"
+    );
+    assert!(spoiled > 0, "no redirected record was refused");
+}
+
+/// The certificate of `attacker`'s true answer from (root, `stones`), written by the walk,
+/// which must verify it. With `misleading`, the table first holds the results of a twin game
+/// (the same positions' hashes, other leaves): the walk's hints are then often wrong, its
+/// attempts fail, and what it held inside them must stay out of the certificate.
+fn certify_answer(
+    graph: &Graph,
+    stones: u32,
+    attacker: Player,
+    drops_first: bool,
+    misleading: Option<&Graph>,
+    context: &str,
+) -> Option<Certificate> {
+    let truth = if graph.first_wins(0, stones, &mut HashMap::new()) == (attacker == Player::First) {
+        Status::Proven
+    } else {
+        Status::Disproven
+    };
+    with_dfpn::<true, _>(graph, stones, 1024, drops_first, |dfpn, table, game| {
+        let limits = &mut Limits::nodes(10_000_000);
+        match misleading {
+            Some(twin) => {
+                let mut other = Stones::<true> {
+                    graph: twin,
+                    ..*game
+                };
+                dfpn.solve(&mut other, attacker, table, limits);
+            }
+            None => {
+                let r = dfpn.solve(game, attacker, table, limits);
+                assert_eq!(r.status, truth, "{context}");
+            }
+        }
+        let mut memo = vec![0u64; 1 << 10];
+        let mut bytes = Vec::new();
+        let v = dfpn.certify(
+            game,
+            attacker,
+            truth,
+            table,
+            &mut memo,
+            "stones",
+            &mut bytes,
+            &mut Limits::nodes(10_000_000),
+        );
+        assert_eq!((game.at, game.stones), (0, stones), "restored");
+        if misleading.is_some() && v.verdict != Verdict::Verified {
+            return None; // the walk's searches over a misleading table may give up
+        }
+        assert_eq!(v.verdict, Verdict::Verified, "{context}");
+        Some(proofnum_check::read(&bytes).unwrap_or_else(|e| panic!("{context}: {e}")))
+    })
+}
+
+/// `proofnum-check`'s verdict on `cert` for (root, `stones`), with or without dominance.
+fn check_stones(
+    graph: &Graph,
+    stones: u32,
+    drops_first: bool,
+    cert: &Certificate,
+    dominance: bool,
+) -> Result<proofnum_check::Report, CheckError> {
+    let limits = proofnum_check::Limits::default();
+    if dominance {
+        let mut game = Stones::<true> {
+            graph,
+            at: 0,
+            stones,
+            drops_first,
+        };
+        proofnum_check::check(&mut game, "stones", cert, &limits)
+    } else {
+        let mut game = Stones::<false> {
+            graph,
+            at: 0,
+            stones,
+            drops_first,
+        };
+        proofnum_check::check(&mut game, "stones", cert, &limits)
+    }
 }

@@ -1,7 +1,7 @@
 //! Proof certificates from C: [`pn_certify`] writes one through a sink callback, and
 //! [`pn_certificate_check`] checks one against a C game.
 //!
-//! A certificate (the core's `proofnum::certificate`, format version 1) is the proof of a
+//! A certificate (the core's `proofnum::certificate`, format version 2) is the proof of a
 //! claim written as bytes: where the claimed winner is to move, the index of its winning move
 //! among the moves the game generates; where the other side is, an answer to every move; lines
 //! that end at positions the game scores itself; positions reached twice written once. The

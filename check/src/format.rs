@@ -1,4 +1,4 @@
-//! Reading a certificate file (format version 1; `docs/src/certificates.md` in the repository has
+//! Reading a certificate file (format versions 1 and 2; `docs/src/certificates.md` in the repository has
 //! the format). Written from the format's description, not from the writer's code.
 
 use std::collections::HashMap;
@@ -35,6 +35,13 @@ pub enum Record {
     And {
         /// The nodes (0: a position the game scores).
         children: Vec<u64>,
+    },
+    /// Either side is to move, in a game with dominance (format version 2): the position
+    /// holds because node `by`, a position of its class with material no better for the
+    /// claimed winner, holds.
+    Dominated {
+        /// The dominating node (never 0).
+        by: u64,
     },
 }
 
@@ -77,8 +84,8 @@ pub fn read(bytes: &[u8]) -> Result<Certificate, FormatError> {
         return Err(r.error_at(0, "does not start with PNCERT"));
     }
     let version = r.byte()?;
-    if version != 1 {
-        return Err(r.error_at(6, "format version is not 1"));
+    if !(1..=2).contains(&version) {
+        return Err(r.error_at(6, "format version is neither 1 nor 2"));
     }
     r.byte()?;
     let name_len = r.length()?;
@@ -107,7 +114,10 @@ pub fn read(bytes: &[u8]) -> Result<Certificate, FormatError> {
         let start = r.at;
         match r.byte()? {
             0 => break resolve(0, r.varint()?).ok_or(r.error("root reference out of range"))?,
-            tag @ (1 | 2) => {
+            tag @ (1..=3) => {
+                if tag == 3 && version < 2 {
+                    return Err(r.error_at(start, "a dominance record in a version 1 file"));
+                }
                 let id = r.varint()?;
                 if id == 0 {
                     return Err(r.error_at(start, "a record with node id 0"));
@@ -117,6 +127,12 @@ pub fn read(bytes: &[u8]) -> Result<Certificate, FormatError> {
                     let child =
                         resolve(id, r.varint()?).ok_or(r.error("reference out of range"))?;
                     Record::Or { index, child }
+                } else if tag == 3 {
+                    let by = resolve(id, r.varint()?).ok_or(r.error("reference out of range"))?;
+                    if by == 0 {
+                        return Err(r.error("a dominance record refers to no node"));
+                    }
+                    Record::Dominated { by }
                 } else {
                     let count = r.length()?;
                     let mut children = Vec::with_capacity(count.min(1 << 16));
@@ -293,9 +309,23 @@ mod tests {
         flipped[24] ^= 1; // the OR record's move index: still well formed
         assert_eq!(what(&flipped), "checksum mismatch: the file is damaged");
         assert_eq!(what(b"PNCERX"), "does not start with PNCERT");
-        let mut v2 = good.clone();
-        v2[6] = 2;
-        assert_eq!(what(&v2), "format version is not 1");
+        let mut v3 = good.clone();
+        v3[6] = 3;
+        assert_eq!(what(&v3), "format version is neither 1 nor 2");
+        // A dominance record (tag 3: node 3 holds by node 1) in version 2, not in version 1.
+        let v2_header = [&HEADER[..6], &[2], &HEADER[7..]].concat();
+        let records: &[u8] = &[2, 2, 2, 0, 0, 1, 1, 0, 3, 3, 3, 4, 0, 3, 3];
+        let c = read(&file(&[&v2_header, records].concat())).unwrap();
+        assert_eq!(c.records[&3], Record::Dominated { by: 1 });
+        assert_eq!(
+            what(&file(&[HEADER, records].concat())),
+            "a dominance record in a version 1 file"
+        );
+        let to_nothing: &[u8] = &[3, 3, 0, 0, 3, 1];
+        assert_eq!(
+            what(&file(&[&v2_header, to_nothing].concat())),
+            "a dominance record refers to no node"
+        );
         let twice = [HEADER, &[2, 2, 2, 0, 0, 2, 2, 1, 0, 0, 3, 2]].concat();
         assert_eq!(what(&file(&twice)), "two records with the same node id");
         let miscounted = [HEADER, &[2, 2, 2, 0, 0, 0, 5, 3]].concat();

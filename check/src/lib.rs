@@ -21,6 +21,13 @@
 //!    the game generates; where the other side is, it must answer exactly the moves the game
 //!    generates. A reference to "a position the game scores" at a position that steps 1 and 2
 //!    do not end is a fault.
+//! 4. **Dominance** (format version 2, games whose [`dominance`](Game::dominance) is on, not
+//!    under `ByPosition`): a dominance record names a node checked *before* (so no claim rests
+//!    on itself) whose position has the same [`class_hash`](Game::class_hash) and material no
+//!    better for the claimed winner ([`material_at_least`](Game::material_at_least)); then the
+//!    position holds as that one does. Here the checker takes the game's word, as the search
+//!    does: the game's dominance order must be true, and classes are compared by their 64-bit
+//!    hashes.
 //!
 //! A line ending at a value against the claim is a fault. Games under `Acyclic` must not
 //! repeat: a line that comes back to a node of its own is a fault.
@@ -142,6 +149,15 @@ pub enum Fault {
     OtherPosition(u64),
     /// The line comes back to node `node`, in a game declared acyclic.
     Cycle(u64),
+    /// Node `node` claims to hold by dominance of node `by`, which does not settle it.
+    NotDominated {
+        /// The node with the dominance record.
+        node: u64,
+        /// The node it names.
+        by: u64,
+        /// Why not.
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for Fault {
@@ -171,6 +187,9 @@ impl fmt::Display for Fault {
                 write!(f, "node {n} is reached at a position other than its own")
             }
             Fault::Cycle(n) => write!(f, "the line comes back to node {n} in an acyclic game"),
+            Fault::NotDominated { node, by, why } => {
+                write!(f, "node {node} claims dominance by node {by}, but {why}")
+            }
         }
     }
 }
@@ -244,6 +263,11 @@ pub fn check<G: Game>(
         winner,
         exact: root.is_some(),
         done: HashMap::new(),
+        classes: HashMap::new(),
+        dominance: cert
+            .records
+            .values()
+            .any(|r| matches!(r, Record::Dominated { .. })),
         on_line: HashSet::new(),
         positions_on_line: HashMap::new(),
         line: Vec::new(),
@@ -308,6 +332,11 @@ struct Checker<'c, M> {
     /// Nodes checked, with their positions' encodings (not under `ByPosition`, where a node's
     /// check depends on the line).
     done: HashMap<u64, Option<Vec<u8>>>,
+    /// The class hash and material of the nodes checked, where a dominance record may name
+    /// them.
+    classes: HashMap<u64, (u64, u32)>,
+    /// True when the certificate has dominance records.
+    dominance: bool,
     /// Nodes on the current line.
     on_line: HashSet<u64>,
     /// The encodings of the positions on the current line, with counts.
@@ -334,6 +363,11 @@ impl<M: Copy + Default> Checker<'_, M> {
                 let frame = self.line.pop().expect("a frame");
                 self.leave(&frame);
                 if G::REPETITION_RULE != RepetitionRule::ByPosition {
+                    if self.dominance && game.dominance() {
+                        let class = (game.class_hash(), game.material());
+                        self.failed(game)?;
+                        self.classes.insert(frame.node, class);
+                    }
                     self.done.insert(frame.node, frame.encoding);
                 }
                 if let Some(mv) = frame.played {
@@ -442,7 +476,47 @@ impl<M: Copy + Default> Checker<'_, M> {
                 Err(self.fault(Fault::OtherPosition(reference)))
             };
         }
+        if let Some(&Record::Dominated { by }) = self.cert.records.get(&reference) {
+            self.dominated(game, reference, by)?;
+            if G::REPETITION_RULE != RepetitionRule::ByPosition {
+                self.done.insert(reference, enc.clone());
+            }
+            return Ok(Judged::Holds);
+        }
         Ok(Judged::Node(reference, list.as_slice().to_vec()))
+    }
+
+    /// Step 4 of the crate docs: whether node `node`'s dominance record, naming node `by`,
+    /// settles the position `game` is in.
+    fn dominated<G: Game<Move = M>>(&self, game: &G, node: u64, by: u64) -> Result<(), CheckError> {
+        let not = |why| Err(self.fault(Fault::NotDominated { node, by, why }));
+        if G::REPETITION_RULE == RepetitionRule::ByPosition {
+            return not("the repetition rule is by position");
+        }
+        if !game.dominance() {
+            return not("the game has no dominance");
+        }
+        let Some(&(class, held)) = self.classes.get(&by) else {
+            return not("that node was not checked before");
+        };
+        let (own_class, material) = (game.class_hash(), game.material());
+        self.failed(game)?;
+        if own_class != class {
+            return not("its position is of another class");
+        }
+        let attacker = self.cert.heading.attacker;
+        let settles = if self.cert.heading.attacker_wins {
+            game.material_at_least(attacker, material, held)
+        } else {
+            game.material_at_least(attacker, held, material)
+        };
+        self.failed(game)?;
+        if !settles {
+            return not(
+                "the material here is not at least as good for the claimed winner as there",
+            );
+        }
+        Ok(())
     }
 
     /// Puts node `node` on the line at the position `game` is in, whose moves are `moves`

@@ -149,10 +149,11 @@ fn check_main() -> ExitCode {
     })
 }
 
-/// Checks a tsume-shogi certificate: the problem with the rules alone, as it was written.
+/// Checks a tsume-shogi certificate: the problem with the rules and hand dominance alone, as
+/// it was written.
 fn shogi_check(cli: &CheckCli, check: CheckCertificate<'_>) -> Result<ExitCode, String> {
     let tsume = Tsume::from_sfen(&cli.position).map_err(|e| e.to_string())?;
-    let mut rules_only = tsume.with_knowledge(proofnum_games::shogi::Knowledge::NONE);
+    let mut rules_only = tsume.with_knowledge(proofnum_games::shogi::Knowledge::CERTIFICATE);
     let name = |p: Player| match p {
         Player::First => "Black",
         Player::Second => "White",

@@ -166,7 +166,7 @@ def test_games_without_an_encoding_are_checked_as_trees() -> None:
 
 
 def first_or_index(data: bytes) -> int:
-    """The offset of the first OR record's move index (format version 1)."""
+    """The offset of the first OR record's move index (format version 2)."""
     at = 8  # "PNCERT", version, reserved
 
     def varint() -> int:

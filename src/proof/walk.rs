@@ -104,6 +104,7 @@ impl<G: Game> Dfpn<'_, G> {
             claim_attacker_wins,
             writer,
             next_id: 0,
+            discarded: Discarded::default(),
             start_us: limits.now_us(),
         };
         let (mut verdict, root) = self.walk(game, &mut walker, table, limits);
@@ -166,9 +167,9 @@ impl<G: Game> Dfpn<'_, G> {
                             } else {
                                 frame.key
                             };
-                        w.memo.insert(key, frame.work_start);
+                        w.remember_held(key, frame.work_start);
                         if rep == NO_REP {
-                            w.remember_class(game);
+                            w.remember_class(game, frame.work_start);
                         }
                         self.write_node(depth, w);
                         if w.writer.as_ref().is_some_and(Writer::failed) {
@@ -176,7 +177,11 @@ impl<G: Game> Dfpn<'_, G> {
                         }
                         Walk::Holds(frame.work_start, rep)
                     }
-                    Walk::Fails => Walk::Fails,
+                    Walk::Fails => {
+                        // What the frame's subtree held is no part of the certificate.
+                        w.discard(self.frames[depth].work_start);
+                        Walk::Fails
+                    }
                 };
                 if depth == 0 {
                     return verdict(r);
@@ -329,11 +334,11 @@ impl<G: Game> Dfpn<'_, G> {
             let general = (G::REPETITION_RULE != RepetitionRule::ByPosition)
                 .then(|| self.position_key(ident));
             let found = general
-                .and_then(|key| w.memo.get(key))
+                .and_then(|key| w.held(key))
                 .map(|node| (node, NO_REP))
                 .or_else(|| {
                     (general != Some(memo_key))
-                        .then(|| w.memo.get(memo_key))
+                        .then(|| w.held(memo_key))
                         .flatten()
                         .map(|node| (node, 0))
                 });
@@ -359,10 +364,17 @@ impl<G: Game> Dfpn<'_, G> {
             return Entered::Leaf(holds(w.numbers_hold(numbers, mover), 0, NO_REP));
         }
         // Dominated by a position of its class that held (asked of positions with moves only,
-        // as the search asks its dominance questions).
-        if again.is_none() && w.class_holds(game) {
+        // as the search asks its dominance questions): in a certificate, a DOM record.
+        if again.is_none()
+            && let Some(by) = w.class_holds(game)
+        {
             w.stats.memo_hits += 1;
-            return Entered::Leaf(Walk::Holds(0, NO_REP));
+            let node = w.new_node();
+            if let Some(writer) = w.writer.as_mut() {
+                writer.dominated_node(node, by);
+                w.stats.records += 1;
+            }
+            return Entered::Leaf(Walk::Holds(node, NO_REP));
         }
         let first = first_child as usize;
         if first + n > self.children.len() {
@@ -582,6 +594,75 @@ fn identity<G: Game>(game: &G) -> Option<u64> {
 /// Keeps the class memo's keys apart from positions' (an arbitrary odd constant).
 const CLASS_SALT: u64 = 0xBB67_AE85_84CA_A73B;
 
+/// Keeps the memo's keys for nodes' materials apart from the others (an arbitrary odd
+/// constant).
+const MATERIAL_SALT: u64 = 0x3C6E_F372_FE94_F82B;
+
+/// The memo key of the material of the position held at `node`.
+fn material_key(node: u64) -> u64 {
+    mix64(node ^ MATERIAL_SALT)
+}
+
+/// The node ids of the subtrees that failed while a certificate is written: its references
+/// must reach only records the checker reaches from the root (a dominance record's node is
+/// checked before the record, and a failed subtree's nodes are not checked at all). Ids are
+/// given out in walk order, so a failed subtree is a range, and a later failure above it
+/// swallows it: a stack of disjoint ranges in increasing order. When the stack is full,
+/// every id up to the newest failure counts as failed (fewer references, never a wrong one).
+#[derive(Clone, Copy)]
+struct Discarded {
+    ranges: [(u64, u64); DISCARDED_RANGES],
+    len: usize,
+    /// Every id up to this one counts as failed.
+    floor: u64,
+}
+
+/// How many failed ranges [`Discarded`] tells apart.
+const DISCARDED_RANGES: usize = 64;
+
+impl Default for Discarded {
+    fn default() -> Self {
+        Discarded {
+            ranges: [(0, 0); DISCARDED_RANGES],
+            len: 0,
+            floor: 0,
+        }
+    }
+}
+
+impl Discarded {
+    /// The ids from `first` to `last` failed.
+    fn add(&mut self, first: u64, last: u64) {
+        if first > last {
+            return;
+        }
+        while self.len > 0 && self.ranges[self.len - 1].0 >= first {
+            self.len -= 1;
+        }
+        if self.len > 0 && self.ranges[self.len - 1].1 + 1 >= first {
+            let top = &mut self.ranges[self.len - 1];
+            top.1 = top.1.max(last);
+        } else if self.len < DISCARDED_RANGES {
+            self.ranges[self.len] = (first, last);
+            self.len += 1;
+        } else {
+            self.floor = last;
+            self.len = 0;
+        }
+    }
+
+    /// Whether id `node` lies outside every failed range.
+    fn keeps(&self, node: u64) -> bool {
+        if node <= self.floor {
+            return false;
+        }
+        let ranges = &self.ranges[..self.len];
+        // The last range starting at or before `node`.
+        let after = ranges.partition_point(|&(first, _)| first <= node);
+        after == 0 || ranges[after - 1].1 < node
+    }
+}
+
 /// Keeps encodings' identities apart from game hashes (an arbitrary odd constant).
 const ENCODING_SALT: u64 = 0x6A09_E667_F3BC_C909;
 
@@ -626,57 +707,97 @@ struct Walker<'m, 's> {
     writer: Option<Writer<'s>>,
     /// The last node id given out (ids start at 1; 0 is a leaf the game scores).
     next_id: u64,
+    /// Writing a certificate: the nodes of subtrees that failed, which it must not refer to.
+    discarded: Discarded,
     /// The clock when the walk began.
     start_us: Option<u64>,
 }
 
 impl Walker<'_, '_> {
-    /// Remembers that the position `game` is in holds on every line, for the positions of its
-    /// class with material at least as good for the claimed winner, in a game with dominance:
-    /// a proof that leans on dominance reaches positions the search never visited (a shogi
-    /// position proven with a gold in hand proves the one with two), whose subtrees the table
-    /// knows nothing of. Not in a certificate, whose checker knows the rules alone.
-    fn remember_class<G: Game>(&mut self, game: &G) {
+    /// The node remembered for a position key that held, if the certificate may refer to it.
+    fn held(&self, key: u64) -> Option<u64> {
+        let mut found = None;
+        self.memo.any(key, |node| {
+            found = Some(node);
+            self.kept(node)
+        });
+        found.filter(|&node| self.kept(node))
+    }
+
+    /// Remembers that the position keyed `key` held at `node`. Writing a certificate, a key
+    /// keeps every node it held at (one may later be discarded); otherwise the first.
+    fn remember_held(&mut self, key: u64, node: u64) {
+        if self.writer.is_some() {
+            self.memo.insert_value(key, node);
+        } else {
+            self.memo.insert(key, node);
+        }
+    }
+
+    /// Remembers that the position `game` is in holds on every line (at `node`), for the
+    /// positions of its class with material at least as good for the claimed winner, in a
+    /// game with dominance: a proof that leans on dominance reaches positions the search never
+    /// visited (a shogi position proven with a gold in hand proves the one with two), whose
+    /// subtrees the table knows nothing of. The class keeps the node, the node its material.
+    fn remember_class<G: Game>(&mut self, game: &G, node: u64) {
         if let Some(class) = self.class_key(game) {
             let material = game.material();
             if !game.has_failed() {
-                self.memo.insert_value(class, u64::from(material));
+                self.memo.insert_value(class, node);
+                self.memo.insert(material_key(node), u64::from(material));
             }
         }
     }
 
-    /// Whether a position of the class of the one `game` is in, with material no better for
-    /// the claimed winner, held on every line: then this one holds by the game's dominance.
-    fn class_holds<G: Game>(&self, game: &G) -> bool {
-        let Some(class) = self.class_key(game) else {
-            return false;
-        };
+    /// The node of a position of the class of the one `game` is in, with material no better
+    /// for the claimed winner, that held on every line: this one then holds by the game's
+    /// dominance.
+    fn class_holds<G: Game>(&self, game: &G) -> Option<u64> {
+        let class = self.class_key(game)?;
         let material = game.material();
         if game.has_failed() {
-            return false;
+            return None;
         }
-        self.memo.any(class, |held| {
-            settled_by_class(
-                game,
-                self.attacker,
-                self.claim_attacker_wins,
-                material,
-                held as u32,
-            )
-        })
+        let mut found = None;
+        self.memo.any(class, |node| {
+            let held = self.memo.get(material_key(node));
+            let settles = self.kept(node)
+                && held.is_some_and(|held| {
+                    settled_by_class(
+                        game,
+                        self.attacker,
+                        self.claim_attacker_wins,
+                        material,
+                        held as u32,
+                    )
+                });
+            found = settles.then_some(node);
+            settles
+        });
+        found
     }
 
     /// The memo key of the class of the position `game` is in, when the walk remembers
     /// classes there (see [`remember_class`](Walker::remember_class)).
     fn class_key<G: Game>(&self, game: &G) -> Option<u64> {
-        if self.writer.is_some()
-            || G::REPETITION_RULE == RepetitionRule::ByPosition
-            || !game.dominance()
-        {
+        if G::REPETITION_RULE == RepetitionRule::ByPosition || !game.dominance() {
             return None;
         }
         let class = game.class_hash();
         (!game.has_failed()).then(|| mix64(class ^ CLASS_SALT))
+    }
+
+    /// Writing a certificate, forgets the nodes from `first` to the last given out: a subtree
+    /// that failed, whose records no reference from the root reaches.
+    fn discard(&mut self, first: u64) {
+        if self.writer.is_some() {
+            self.discarded.add(first, self.next_id);
+        }
+    }
+
+    /// Whether the certificate may refer to `node` (always, when none is written).
+    fn kept(&self, node: u64) -> bool {
+        self.writer.is_none() || self.discarded.keeps(node)
     }
 
     /// True when the claimed winner is to move (one child must hold).
@@ -751,4 +872,30 @@ enum Next {
     Decided(Walk),
     Child(u32),
     Research,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_ranges_swallow_those_inside_and_a_full_stack_fails_everything_before() {
+        let mut d = Discarded::default();
+        d.add(5, 9);
+        d.add(12, 14);
+        assert!(d.keeps(4) && !d.keeps(5) && !d.keeps(9) && d.keeps(10) && !d.keeps(13));
+        d.add(15, 20); // next to the last: one range 12..=20
+        assert_eq!(d.len, 2);
+        d.add(3, 25); // a failure above both
+        assert_eq!(d.len, 1);
+        assert!(d.keeps(2) && !d.keeps(3) && !d.keeps(10) && d.keeps(26));
+        d.add(7, 6); // no ids given out: nothing
+        assert_eq!(d.len, 1);
+        let mut full = Discarded::default();
+        for k in 0..=DISCARDED_RANGES as u64 {
+            full.add(10 * k + 1, 10 * k + 2);
+        }
+        let last = 10 * DISCARDED_RANGES as u64 + 2;
+        assert!(!full.keeps(5) && !full.keeps(last) && full.keeps(last + 1));
+    }
 }

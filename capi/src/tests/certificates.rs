@@ -172,7 +172,7 @@ fn certificates_of_true_claims_check_and_false_claims_are_refuted() {
     }
 }
 
-/// The offset of the first OR record's move index in a certificate (format version 1).
+/// The offset of the first OR record's move index in a certificate (format version 2).
 fn first_or_index(bytes: &[u8]) -> usize {
     let varint = |at: &mut usize| {
         let mut value = 0u64;

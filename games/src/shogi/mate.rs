@@ -437,9 +437,10 @@ const MEMO_SHARE_OF_TABLE: usize = 4;
 
 /// [`solve_tsume`], writing the proof (or the disproof) into `certificate` as a proof
 /// certificate (`proofnum::certificate`, game name `shogi`), walked in tsume-shogi with its
-/// rules alone ([`Knowledge::NONE`]: no mate in one, every check in haitaka's order) so that
-/// its check needs none of the game's knowledge. [`TsumeReport::certificate_records`] says
-/// whether it was written.
+/// rules and hand dominance alone ([`Knowledge::CERTIFICATE`]: no mate in one, every check in
+/// haitaka's order) so that its check needs none of the game's other knowledge: a position
+/// settled by one of its board with a hand no better for the winner is a dominance record.
+/// [`TsumeReport::certificate_records`] says whether it was written.
 pub fn solve_tsume_with(
     tsume: &mut Tsume,
     config: &MateConfig,
@@ -505,7 +506,7 @@ pub fn solve_tsume_with(
             report.exactness = Exactness::Unknown(Some(reason));
         }
         if let (Some(sink), Status::Proven | Status::Disproven) = (certificate, result.status) {
-            let mut rules_only = tsume.clone().with_knowledge(Knowledge::NONE);
+            let mut rules_only = tsume.clone().with_knowledge(Knowledge::CERTIFICATE);
             let v = budget.with_limits(|limits| {
                 dfpn.certify(
                     &mut rules_only,

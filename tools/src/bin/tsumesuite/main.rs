@@ -33,7 +33,8 @@
 //! is 1 when any problem is wrong or disputed.
 //!
 //! Certificates: with `--certificates DIR`, every answer's proof (or disproof) is written to
-//! `DIR/<id>.cert` (`proofnum::certificate`, walked in tsume-shogi with its rules alone) and
+//! `DIR/<id>.cert` (`proofnum::certificate`, walked in tsume-shogi with its rules and hand
+//! dominance alone, `Knowledge::CERTIFICATE`) and
 //! checked at once by `proofnum-check`, which shares no code with the search: the row's
 //! verdict says `certified` when the check accepts it, and a rejected certificate fails the
 //! run like a wrong answer.
@@ -304,9 +305,10 @@ fn run(
         let (mut verdict, answer, mut note) = judge(problem, &tsume, &report);
         if let (Some(path), Some(bytes), Some(_)) = (&cert_path, bytes, report.certificate_records)
         {
-            // Written, then checked against the rules alone by the independent checker.
+            // Written, then checked against the rules (and hand dominance) by the independent
+            // checker.
             std::fs::write(path, &bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut rules_only = tsume.clone().with_knowledge(Knowledge::NONE);
+            let mut rules_only = tsume.clone().with_knowledge(Knowledge::CERTIFICATE);
             let checked = proofnum_check::read(&bytes)
                 .map_err(|e| e.to_string())
                 .and_then(|c| {

@@ -10,7 +10,10 @@
 mod tsume_suite;
 
 use proofnum::{Dfpn, Game, Player, Status, Table};
-use proofnum_games::shogi::mate::{Exactness, MateConfig, MateWithin, solve_tsume};
+use proofnum_check::{CheckError, Fault, Record};
+use proofnum_games::shogi::mate::{
+    Exactness, MateConfig, MateWithin, solve_tsume, solve_tsume_with,
+};
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Move, Tsume};
 
 const CONFIG: MateConfig = MateConfig {
@@ -240,4 +243,43 @@ fn mate_within_agrees_with_brute_force() {
         checked >= 60 && mates >= 20 && checked - mates >= 20,
         "{checked} {mates}"
     );
+}
+
+/// Muso 25 (17 plies): a proof that leans on hand dominance, so its certificate has dominance
+/// records; `proofnum-check` accepts it with the rules and dominance (`Knowledge::CERTIFICATE`)
+/// and refuses it with the rules alone, which know no dominance.
+#[test]
+fn a_tsume_certificate_with_dominance_records_checks() {
+    let sfen = "4n4/1s3p+R+b1/2Pgk2l1/3sp1S2/3p2p2/6P2/3+l5/4N4/9 b RBSN3gn2l12p 1";
+    let mut tsume = Tsume::from_sfen(sfen).unwrap();
+    let config = MateConfig {
+        exact: false,
+        ..CONFIG
+    };
+    let mut bytes = Vec::new();
+    let report = solve_tsume_with(&mut tsume, &config, Some(&mut bytes));
+    assert_eq!(report.status, Status::Proven);
+    assert!(
+        report.certificate_records.is_some(),
+        "the certificate is written"
+    );
+    let cert = proofnum_check::read(&bytes).unwrap();
+    let dominated = cert
+        .records
+        .values()
+        .filter(|r| matches!(r, Record::Dominated { .. }))
+        .count();
+    assert!(dominated > 0, "no dominance record");
+    let limits = proofnum_check::Limits::default();
+    let mut checked = tsume.clone().with_knowledge(Knowledge::CERTIFICATE);
+    let report = proofnum_check::check(&mut checked, "shogi", &cert, &limits).unwrap();
+    assert!(report.exact && report.records > dominated);
+    let mut rules_only = tsume.clone().with_knowledge(Knowledge::NONE);
+    match proofnum_check::check(&mut rules_only, "shogi", &cert, &limits) {
+        Err(CheckError::Invalid {
+            fault: Fault::NotDominated { .. },
+            ..
+        }) => {}
+        other => panic!("the rules alone accepted dominance records: {other:?}"),
+    }
 }

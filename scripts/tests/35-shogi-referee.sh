@@ -2,7 +2,8 @@
 # (games/suites/tsume-open.jsonl), then every mating line replayed by cshogi (PyPI, GPL-3.0,
 # used only as a separate process: scripts/tsume_referee.py), which checks that each Black
 # move is a legal check and that the line ends in checkmate. The suite runner itself fails on
-# any wrong or disputed answer (lines replayed on rsshogi's board too); the referee fails on
+# any wrong or disputed answer (lines replayed on rsshogi's board too) and on any certificate
+# proofnum-check rejects (each proof's certificate is written and checked); the referee fails on
 # any line it rejects and when fewer lines than problems arrive (a problem left unproven).
 # About a minute after the release build, most of it pip.
 venv=target/shogi-referee-venv
@@ -12,7 +13,8 @@ python3 -m venv "$venv"
 lines=target/tsume-ci-lines.tsv
 problems=musou-055,musou-077,zukou-036,zukou-092
 cargo run --release -p proofnum-tools --bin tsumesuite -- run games/suites/tsume-open.jsonl \
-    --ids "$problems" --cap 30 --length-cap 30 --table-mib 256 --lines "$lines"
+    --ids "$problems" --cap 30 --length-cap 30 --table-mib 256 --lines "$lines" \
+    --certificates target/tsume-ci-certs
 "$venv/bin/python" scripts/tsume_referee.py --expect 4 < "$lines"
 # `tsumesuite within`: musou-077's record, an 11-ply line the referee above replays, is a mate
 # within 6 Black moves, so MateWithin(6) must be proven.

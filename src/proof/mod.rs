@@ -20,8 +20,8 @@
 //! accepted one of the same class with material no better for the claimed winner: a proof that
 //! leans on dominance reaches positions the search never visited, whose subtrees the table
 //! does not know (in tsume-shogi the walk of `musou-030`'s proof went from over 200 s to 0.3 s).
-//! That trusts the game's order, as the search does; certificates do not (their checker knows
-//! the rules alone).
+//! That trusts the game's order, as the search does; a certificate writes it as a dominance
+//! record, which its checker accepts on the same trust.
 //!
 //! [`Dfpn::certify`](crate::Dfpn::certify) is the same walk writing every position it accepts into a
 //! [certificate](crate::certificate), which a checker that shares no code with the search can

@@ -518,3 +518,105 @@ fn parallel_values_with_dominance_follow_the_rules() {
     let s = unsafe { pn_solve_value_parallel(solver, &game, null(), &mut r) };
     assert_eq!((s, r.outcome), (pn_status::CallbackFailed, 0));
 }
+
+/// `pn_certify` with the dominance callbacks writes dominance records where the walk settles a
+/// position by one of its class, and `pn_certificate_check` accepts them through the same
+/// callbacks; without them (the same game, no dominance declared) it refuses such a
+/// certificate as faulty.
+#[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
+fn certificates_with_dominance_records_check_through_the_callbacks() {
+    use crate::certificate::{pn_certificate_check, pn_certify, pn_check_report, pn_check_verdict};
+    use core::ffi::c_char;
+
+    unsafe extern "C" fn collect(ctx: *mut c_void, bytes: *const u8, length: usize) -> c_int {
+        // SAFETY: `ctx` is the test's vector; the library passes `length` readable bytes.
+        let out = unsafe { &mut *(ctx as *mut Vec<u8>) };
+        out.extend_from_slice(unsafe { core::slice::from_raw_parts(bytes, length) });
+        0
+    }
+    let check = |game: &pn_game, bytes: &[u8]| {
+        let mut report = pn_check_report {
+            struct_size: size_of::<pn_check_report>(),
+            ..pn_check_report::default()
+        };
+        let mut message = [0u8; 256];
+        // SAFETY: valid pointers and lengths; the game's context outlives the call.
+        let status = unsafe {
+            pn_certificate_check(
+                game,
+                b"tokens".as_ptr().cast::<c_char>(),
+                6,
+                bytes.as_ptr(),
+                bytes.len(),
+                null(),
+                null_mut(),
+                0,
+                message.as_mut_ptr().cast::<c_char>(),
+                message.len(),
+                &mut report,
+            )
+        };
+        (status, report.verdict)
+    };
+    let oracle = Oracle::new();
+    let (_memory, solver) = solver(&config(true));
+    let mut with_records = 0;
+    for pile in 1..=MAX_PILE {
+        for tokens in 0..=MAX_TOKENS {
+            clear(solver);
+            let mut t = Tokens::new(pile, tokens);
+            let claim = if oracle.value(pile, tokens) == pn_outcome::Win {
+                pn_outcome::Proven
+            } else {
+                pn_outcome::Disproven
+            };
+            let game = t.table(true);
+            let mut bytes = Vec::new();
+            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
+            // SAFETY: valid pointers; the sink's context is the vector, alive during the call.
+            let s = unsafe {
+                pn_certify(
+                    solver,
+                    &game,
+                    0,
+                    claim as u32,
+                    b"tokens".as_ptr().cast(),
+                    6,
+                    Some(collect),
+                    (&mut bytes as *mut Vec<u8>).cast(),
+                    null(),
+                    &mut r,
+                )
+            };
+            assert_eq!(
+                (s, r.outcome),
+                (pn_status::Ok, claim as u32),
+                "({pile}, {tokens})"
+            );
+            assert_eq!(
+                check(&game, &bytes),
+                (pn_status::Ok, pn_check_verdict::Valid as u32),
+                "({pile}, {tokens})"
+            );
+            let cert = proofnum_check::read(&bytes).unwrap();
+            let dominated = cert
+                .records
+                .values()
+                .any(|r| matches!(r, proofnum_check::Record::Dominated { .. }));
+            if dominated {
+                with_records += 1;
+                let plain = t.table(false);
+                assert_eq!(
+                    check(&plain, &bytes),
+                    (
+                        pn_status::CertificateInvalid,
+                        pn_check_verdict::Faulty as u32
+                    ),
+                    "({pile}, {tokens}): no dominance declared"
+                );
+            }
+        }
+    }
+    assert!(with_records > 0, "no certificate used dominance");
+}

@@ -22,7 +22,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
-from proofnum import Engine, Outcome, Repetition, Side, Solver, Unconfirmed
+from proofnum import (Engine, InvalidCertificate, Outcome, Repetition, Side, Solver,
+                      Unconfirmed, check_certificate)
 
 # The games' shape: 2 to MAX_LAYERS layers of 1 to MAX_WIDTH nodes, up to MAX_CHILDREN children
 # in the next layer, leaves' thresholds up to MAX_THRESHOLD, up to MAX_STONES stones at the root.
@@ -302,3 +303,25 @@ def test_a_false_order_is_never_reported_under_confirmation() -> None:
             continue
         assert result.value == value(first_wins(nodes, stones))
     assert unconfirmed > 0
+
+
+def test_certificates_carry_dominance_records_the_checker_takes_from_the_methods() -> None:
+    """`Solver.certify` writes a dominance record where the walk settles a position by one of
+    its class; `check_certificate` accepts it through the three methods, and the same
+    positions without them refuse such a certificate as faulty."""
+    solver = Solver(table_bytes=1 << 14, max_depth=2 * MAX_LAYERS, max_moves=2 * MAX_CHILDREN)
+    refused = 0
+    for nodes, stones in games(SEED + 3, GAMES):
+        wins = first_wins(nodes, stones)
+        game = DominantStones(nodes, stones)
+        solver.clear_table()
+        certificate = solver.certify(game, Side.FIRST, wins, "stones")
+        report = check_certificate(game, "stones", certificate)
+        assert report.exact and report.message.startswith("valid: ")
+        try:
+            check_certificate(Stones(nodes, stones), "stones", certificate)
+        except InvalidCertificate as e:
+            assert "claims dominance" in str(e), e
+            refused += 1
+        assert (game.at, game.stones) == (0, stones), "restored"
+    assert refused > 0, "no certificate used dominance"

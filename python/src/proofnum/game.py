@@ -77,7 +77,8 @@ class Game(Protocol):
       with material no better for the winner or a failure found with material no worse.
       This must be *true* of the game: a false order can give wrong answers (the confirming
       walk, on by default, reported `Unconfirmed` instead in the tests, though it trusts the
-      order where it accepts a position dominated by one it has walked; with
+      order where it accepts a position dominated by one it has walked, and so does
+      `check_certificate` where a certificate has a dominance record; with
       `confirm=False` a wrong answer is reported). Not with `Repetition.BY_POSITION` (a `TypeError`).
 
       - `class_hash() -> int`: the hash of the position without its material (side to move

@@ -566,22 +566,31 @@ fn check_stones(
     cert: &Certificate,
     dominance: bool,
 ) -> Result<proofnum_check::Report, CheckError> {
-    let limits = proofnum_check::Limits::default();
+    fn check<const DOM: bool>(
+        mut game: Stones<'_, DOM>,
+        cert: &Certificate,
+    ) -> Result<proofnum_check::Report, CheckError> {
+        proofnum_check::check(&mut game, "stones", cert, &Default::default())
+    }
     if dominance {
-        let mut game = Stones::<true> {
-            graph,
-            at: 0,
-            stones,
-            drops_first,
-        };
-        proofnum_check::check(&mut game, "stones", cert, &limits)
+        check(
+            Stones::<true> {
+                graph,
+                at: 0,
+                stones,
+                drops_first,
+            },
+            cert,
+        )
     } else {
-        let mut game = Stones::<false> {
-            graph,
-            at: 0,
-            stones,
-            drops_first,
-        };
-        proofnum_check::check(&mut game, "stones", cert, &limits)
+        check(
+            Stones::<false> {
+                graph,
+                at: 0,
+                stones,
+                drops_first,
+            },
+            cert,
+        )
     }
 }

@@ -15,7 +15,11 @@ use crate::certificate::{
 const NAME: &str = "subtraction 1-3";
 
 /// A sink that appends to a `Vec<u8>`.
-unsafe extern "C" fn collect(ctx: *mut c_void, bytes: *const u8, length: usize) -> c_int {
+pub(super) unsafe extern "C" fn collect(
+    ctx: *mut c_void,
+    bytes: *const u8,
+    length: usize,
+) -> c_int {
     assert!(length > 0, "never called with nothing to write");
     // SAFETY: `ctx` is the test's vector; the library passes `length` readable bytes.
     let out = unsafe { &mut *(ctx as *mut Vec<u8>) };
@@ -43,18 +47,28 @@ fn certify(
     attacker: u32,
     claim: pn_outcome,
 ) -> (pn_status, pn_result, Vec<u8>) {
-    let game = pile.table();
+    certify_game(solver, &pile.table(), NAME, attacker, claim)
+}
+
+/// `pn_certify` of `attacker`'s `claim` on `game`, named `name`, into a vector.
+pub(super) fn certify_game(
+    solver: *mut pn_solver,
+    game: &pn_game,
+    name: &str,
+    attacker: u32,
+    claim: pn_outcome,
+) -> (pn_status, pn_result, Vec<u8>) {
     let mut bytes = Vec::new();
     let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
     // SAFETY: valid pointers; the sink's context is the vector, alive during the call.
     let s = unsafe {
         pn_certify(
             solver,
-            &game,
+            game,
             attacker,
             claim as u32,
-            NAME.as_ptr().cast(),
-            NAME.len(),
+            name.as_ptr().cast(),
+            name.len(),
             Some(collect),
             (&mut bytes as *mut Vec<u8>).cast(),
             null(),
@@ -65,16 +79,16 @@ fn certify(
 }
 
 /// What `pn_certificate_check` wrote.
-struct Checked {
-    status: pn_status,
-    report: pn_check_report,
+pub(super) struct Checked {
+    pub(super) status: pn_status,
+    pub(super) report: pn_check_report,
     line: Vec<u64>,
-    message: String,
+    pub(super) message: String,
 }
 
 /// `pn_certificate_check` of `bytes` on the game, named `name`, with room for 16 moves of a
 /// faulty line and `message_capacity` bytes of message.
-fn check_as(
+pub(super) fn check_as(
     game: &pn_game,
     name: &[u8],
     bytes: &[u8],

@@ -526,38 +526,12 @@ fn parallel_values_with_dominance_follow_the_rules() {
 #[test]
 #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn certificates_with_dominance_records_check_through_the_callbacks() {
-    use crate::certificate::{pn_certificate_check, pn_certify, pn_check_report, pn_check_verdict};
-    use core::ffi::c_char;
+    use super::certificates::{certify_game, check_as};
+    use crate::certificate::pn_check_verdict;
 
-    unsafe extern "C" fn collect(ctx: *mut c_void, bytes: *const u8, length: usize) -> c_int {
-        // SAFETY: `ctx` is the test's vector; the library passes `length` readable bytes.
-        let out = unsafe { &mut *(ctx as *mut Vec<u8>) };
-        out.extend_from_slice(unsafe { core::slice::from_raw_parts(bytes, length) });
-        0
-    }
     let check = |game: &pn_game, bytes: &[u8]| {
-        let mut report = pn_check_report {
-            struct_size: size_of::<pn_check_report>(),
-            ..pn_check_report::default()
-        };
-        let mut message = [0u8; 256];
-        // SAFETY: valid pointers and lengths; the game's context outlives the call.
-        let status = unsafe {
-            pn_certificate_check(
-                game,
-                b"tokens".as_ptr().cast::<c_char>(),
-                6,
-                bytes.as_ptr(),
-                bytes.len(),
-                null(),
-                null_mut(),
-                0,
-                message.as_mut_ptr().cast::<c_char>(),
-                message.len(),
-                &mut report,
-            )
-        };
-        (status, report.verdict)
+        let c = check_as(game, b"tokens", bytes, None, 256);
+        (c.status, c.report.verdict, c.message)
     };
     let oracle = Oracle::new();
     let (_memory, solver) = solver(&config(true));
@@ -572,32 +546,17 @@ fn certificates_with_dominance_records_check_through_the_callbacks() {
                 pn_outcome::Disproven
             };
             let game = t.table(true);
-            let mut bytes = Vec::new();
-            let mut r = pn_result::new(pn_status::Ok, pn_outcome::Unknown);
-            // SAFETY: valid pointers; the sink's context is the vector, alive during the call.
-            let s = unsafe {
-                pn_certify(
-                    solver,
-                    &game,
-                    0,
-                    claim as u32,
-                    b"tokens".as_ptr().cast(),
-                    6,
-                    Some(collect),
-                    (&mut bytes as *mut Vec<u8>).cast(),
-                    null(),
-                    &mut r,
-                )
-            };
+            let (s, r, bytes) = certify_game(solver, &game, "tokens", 0, claim);
             assert_eq!(
                 (s, r.outcome),
                 (pn_status::Ok, claim as u32),
                 "({pile}, {tokens})"
             );
+            let (status, verdict, message) = check(&game, &bytes);
             assert_eq!(
-                check(&game, &bytes),
+                (status, verdict),
                 (pn_status::Ok, pn_check_verdict::Valid as u32),
-                "({pile}, {tokens})"
+                "({pile}, {tokens}): {message}"
             );
             let cert = proofnum_check::read(&bytes).unwrap();
             let dominated = cert
@@ -606,15 +565,16 @@ fn certificates_with_dominance_records_check_through_the_callbacks() {
                 .any(|r| matches!(r, proofnum_check::Record::Dominated { .. }));
             if dominated {
                 with_records += 1;
-                let plain = t.table(false);
+                let (status, verdict, message) = check(&t.table(false), &bytes);
                 assert_eq!(
-                    check(&plain, &bytes),
+                    (status, verdict),
                     (
                         pn_status::CertificateInvalid,
                         pn_check_verdict::Faulty as u32
                     ),
                     "({pile}, {tokens}): no dominance declared"
                 );
+                assert!(message.contains("claims dominance"), "{message}");
             }
         }
     }

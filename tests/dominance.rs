@@ -328,10 +328,7 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
     let mut rng = Rng::new(seed);
     let (mut walked, mut walked_without) = (0u64, 0u64);
     for i in 0..2000 {
-        let graph = Graph::random(&mut rng);
-        let stones = rng.below(5) as u32;
-        let first_wins = graph.first_wins(0, stones, &mut HashMap::new());
-        let drops_first = rng.chance(50);
+        let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
         for attacker in [Player::First, Player::Second] {
             let truth = if first_wins == (attacker == Player::First) {
                 Status::Proven
@@ -372,6 +369,15 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
         walked < walked_without,
         "the class memo spared no walk: {walked} against {walked_without}"
     );
+}
+
+/// A random game for the walk tests: the graph, First's stones, whether First wins (the
+/// oracle), and whether First's drops come first.
+fn walk_game(rng: &mut Rng) -> (Graph, u32, bool, bool) {
+    let graph = Graph::random(rng);
+    let stones = rng.below(5) as u32;
+    let first_wins = graph.first_wins(0, stones, &mut HashMap::new());
+    (graph, stones, first_wins, rng.chance(50))
 }
 
 /// The verdicts of the walks of `claims` after a df-pn search of `attacker`'s question, and
@@ -415,10 +421,7 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
     let mut rng = Rng::new(seed);
     let (mut certificates, mut with_records, mut spoiled) = (0, 0, 0);
     for i in 0..2000 {
-        let graph = Graph::random(&mut rng);
-        let stones = rng.below(5) as u32;
-        let first_wins = graph.first_wins(0, stones, &mut HashMap::new());
-        let drops_first = rng.chance(50);
+        let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
         for attacker in [Player::First, Player::Second] {
             let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
             let mut twin = graph.clone();

@@ -17,7 +17,9 @@ same machine in the same run, one after the other. Prints one row a problem, the
 each proves, on how many of the problems both prove proofnum is faster, and the totals with
 unproven problems counted at the cap; then the totals with every answer at its own time, a "no
 mate" too (the three records flagged as misprints have none) unless the other program proves
-a mate there, and unanswered problems at the cap.
+a mate there, and unanswered problems at the cap. With several table sizes
+(`--table-mib 64,1024`), proofnum runs once with each on every problem, one row each, and the
+summary comes once a size, all against the same cshogi run.
 """
 
 import argparse
@@ -57,10 +59,10 @@ def build_proofnum():
     return os.path.join(target, "release", "tsumesuite")
 
 
-def run_proofnum(binary, args, problem_id):
+def run_proofnum(binary, args, problem_id, table_mib):
     """proofnum's proof of one problem in its own process: (status, seconds, MID calls)."""
     command = [binary, "prove", args.suite, "--cap", str(args.cap), "--table-mib",
-               str(args.table_mib), "--ids", problem_id]
+               str(table_mib), "--ids", problem_id]
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     for line in output.splitlines()[1:]:
         problem, status, seconds, mid_calls, _positions, _depth = line.split("\t")
@@ -88,7 +90,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", default="games/suites/tsume-open.jsonl")
     parser.add_argument("--cap", type=float, default=60.0, help="seconds per problem and program")
-    parser.add_argument("--table-mib", type=int, default=1024, help="proofnum's table")
+    parser.add_argument("--table-mib", default="1024",
+                        help="proofnum's table, MiB; several comma-separated sizes are run in "
+                        "turn on each problem and compared with the same cshogi run")
     parser.add_argument("--ids", default="", help="comma-separated problem ids (default: all)")
     parser.add_argument("--max-plies", type=int, default=10**9,
                         help="only problems recorded at most this long")
@@ -98,48 +102,66 @@ def main():
     problems = read_suite(args.suite, ids, args.max_plies)
     binary = build_proofnum()
 
-    print(f"{'problem':<10} {'record':>6} {'proofnum':>10} {'s':>8} {'MID calls':>12} "
+    sizes = [int(size) for size in args.table_mib.split(",") if size]
+    print(f"{'problem':<10} {'record':>6} {'MiB':>5} {'proofnum':>10} {'s':>8} {'MID calls':>12} "
           f"{'cshogi':>10} {'s':>8} {'nodes':>12} {'cshogi/proofnum':>16}")
-    both = faster = only_ours = only_theirs = 0
-    total_ours = total_theirs = 0.0
-    # Besides: every answer at its own time, a "no mate" too, unless the other program proves
-    # a mate there (then it is a wrong answer, at the cap like no answer). proofnum's
-    # disproofs are exact; cshogi's search ending without a mate is its claim.
-    answered_ours = answered_theirs = 0.0
+    tallies = {size: Tally() for size in sizes}
     for problem in problems:
         # One problem at a time, each program in turn, so both see the same load.
-        status, seconds, mid_calls = run_proofnum(binary, args, problem["id"])
-        proven = status == "proven"
+        ours = {size: run_proofnum(binary, args, problem["id"], size) for size in sizes}
         their_status, their_seconds, nodes = run_cshogi(problem["sfen"], args.cap)
+        for size, (status, seconds, mid_calls) in ours.items():
+            ratio = tallies[size].add(args.cap, status, seconds, their_status, their_seconds)
+            print(f"{problem['id']:<10} {problem['moves']:>6} {size:>5} {status.split()[0]:>10} "
+                  f"{seconds:>8.3f} {mid_calls:>12} {their_status.split()[0]:>10} "
+                  f"{their_seconds:>8.3f} {nodes:>12} {ratio:>16}", flush=True)
+    for size in sizes:
+        print(f"{len(problems)} problems, cap {args.cap:g} s, proofnum's table {size} MiB: "
+              + tallies[size].summary())
+
+
+class Tally:
+    """One table size's counts and totals against cshogi."""
+
+    def __init__(self):
+        self.both = self.faster = self.only_ours = self.only_theirs = 0
+        self.total_ours = self.total_theirs = 0.0
+        # Besides: every answer at its own time, a "no mate" too, unless the other program
+        # proves a mate there (then it is a wrong answer, at the cap like no answer).
+        # proofnum's disproofs are exact; cshogi's search ending without a mate is its claim.
+        self.answered_ours = self.answered_theirs = 0.0
+
+    def add(self, cap, status, seconds, their_status, their_seconds):
+        """Counts one problem; returns the printed ratio (empty unless both prove it)."""
+        proven = status == "proven"
         their_proven = their_status == "proven"
         ours_answers = proven or (status == "disproven" and not their_proven)
         theirs_answers = their_proven or (their_status == "disproven-or-limit" and not proven)
-        answered_ours += seconds if ours_answers else args.cap
-        answered_theirs += their_seconds if theirs_answers else args.cap
-        seconds = seconds if proven else args.cap
-        their_seconds = their_seconds if their_proven else args.cap
-        total_ours += seconds
-        total_theirs += their_seconds
-        ratio = ""
+        self.answered_ours += seconds if ours_answers else cap
+        self.answered_theirs += their_seconds if theirs_answers else cap
+        seconds = seconds if proven else cap
+        their_seconds = their_seconds if their_proven else cap
+        self.total_ours += seconds
+        self.total_theirs += their_seconds
         if proven and their_proven:
-            both += 1
-            faster += seconds < their_seconds
-            ratio = f"{their_seconds / max(seconds, 1e-6):.2f}"
-        elif proven:
-            only_ours += 1
+            self.both += 1
+            self.faster += seconds < their_seconds
+            return f"{their_seconds / max(seconds, 1e-6):.2f}"
+        if proven:
+            self.only_ours += 1
         elif their_proven:
-            only_theirs += 1
-        print(f"{problem['id']:<10} {problem['moves']:>6} {status.split()[0]:>10} {seconds:>8.3f} "
-              f"{mid_calls:>12} {their_status.split()[0]:>10} {their_seconds:>8.3f} {nodes:>12} "
-              f"{ratio:>16}", flush=True)
-    print(f"{len(problems)} problems, cap {args.cap:g} s: both prove {both}; proofnum alone "
-          f"{only_ours}, cshogi alone {only_theirs}; proofnum faster on {faster} of the {both} "
-          f"both prove ({100 * faster / max(both, 1):.0f}%); total time (unproven at the cap) "
-          f"proofnum {total_ours:.1f} s, cshogi {total_theirs:.1f} s, ratio "
-          f"{total_ours / max(total_theirs, 1e-9):.2f}; every answer at its time, a no-mate too "
-          f"(unanswered or refuted at the cap): {answered_ours:.1f} s and "
-          f"{answered_theirs:.1f} s, ratio "
-          f"{answered_ours / max(answered_theirs, 1e-9):.2f}")
+            self.only_theirs += 1
+        return ""
+
+    def summary(self):
+        return (f"both prove {self.both}; proofnum alone {self.only_ours}, cshogi alone "
+                f"{self.only_theirs}; proofnum faster on {self.faster} of the {self.both} both "
+                f"prove ({100 * self.faster / max(self.both, 1):.0f}%); total time (unproven at "
+                f"the cap) proofnum {self.total_ours:.1f} s, cshogi {self.total_theirs:.1f} s, "
+                f"ratio {self.total_ours / max(self.total_theirs, 1e-9):.2f}; every answer at "
+                f"its time, a no-mate too (unanswered or refuted at the cap): "
+                f"{self.answered_ours:.1f} s and {self.answered_theirs:.1f} s, ratio "
+                f"{self.answered_ours / max(self.answered_theirs, 1e-9):.2f}")
 
 
 if __name__ == "__main__":

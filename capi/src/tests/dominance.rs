@@ -522,8 +522,9 @@ fn parallel_values_with_dominance_follow_the_rules() {
 /// `pn_certify` with the dominance callbacks writes dominance records where the walk settles a
 /// position by one of its class, and `pn_certificate_check` accepts them through the same
 /// callbacks; without them (the same game, no dominance declared) it refuses such a
-/// certificate as faulty.
+/// certificate as faulty. (Certificates need `std`.)
 #[test]
+#[cfg(feature = "std")]
 #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn certificates_with_dominance_records_check_through_the_callbacks() {
     use super::certificates::{certify_game, check_as};

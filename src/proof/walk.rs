@@ -718,10 +718,11 @@ impl Walker<'_, '_> {
     fn held(&self, key: u64) -> Option<u64> {
         let mut found = None;
         self.memo.any(key, |node| {
-            found = Some(node);
-            self.kept(node)
+            let kept = self.kept(node);
+            found = kept.then_some(node);
+            kept
         });
-        found.filter(|&node| self.kept(node))
+        found
     }
 
     /// Remembers that the position keyed `key` held at `node`. Writing a certificate, a key

@@ -20,6 +20,12 @@ mate" too (the three records flagged as misprints have none) unless the other pr
 a mate there, and unanswered problems at the cap. With several table sizes
 (`--table-mib 64,1024`), proofnum runs once with each on every problem, one row each, and the
 summary comes once a size, all against the same cshogi run.
+
+A problem whose first runs both took under --repeat-below seconds is run --runs times in all
+by each program (in turn, ours first), and each side's median time is the one compared: a
+search of a few milliseconds moves by a factor of two with the load of the moment, and one
+run would decide "faster" by that noise. Longer problems are run once (their times move by
+far less than the gaps between the programs). Times are measured in microseconds.
 """
 
 import argparse
@@ -59,6 +65,34 @@ def build_proofnum():
     return os.path.join(target, "release", "tsumesuite")
 
 
+def median(values):
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def repeated(args, first_ours, first_theirs, ours, theirs):
+    """The medians of --runs runs of each program when both first runs were short: every
+    later run of ours (a function of no arguments returning (status, seconds, work)) is
+    followed by one of theirs, so both see the same load. Returns (ours, theirs)."""
+    if max(first_theirs[1], max(o[1] for o in first_ours.values())) >= args.repeat_below:
+        return first_ours, first_theirs
+    our_times = {size: [result[1]] for size, result in first_ours.items()}
+    their_times = [first_theirs[1]]
+    for _ in range(args.runs - 1):
+        for size in first_ours:
+            status, seconds, _ = ours(size)
+            if status != first_ours[size][0]:
+                sys.exit(f"proofnum's answer changed between runs: {status}")
+            our_times[size].append(seconds)
+        status, seconds, _ = theirs()
+        if status != first_theirs[0]:
+            sys.exit(f"cshogi's answer changed between runs: {status}")
+        their_times.append(seconds)
+    return ({size: (result[0], median(our_times[size]), result[2])
+             for size, result in first_ours.items()},
+            (first_theirs[0], median(their_times), first_theirs[2]))
+
+
 def run_proofnum(binary, args, problem_id, table_mib):
     """proofnum's proof of one problem in its own process: (status, seconds, MID calls)."""
     command = [binary, "prove", args.suite, "--cap", str(args.cap), "--table-mib",
@@ -96,6 +130,11 @@ def main():
     parser.add_argument("--ids", default="", help="comma-separated problem ids (default: all)")
     parser.add_argument("--max-plies", type=int, default=10**9,
                         help="only problems recorded at most this long")
+    parser.add_argument("--runs", type=int, default=5,
+                        help="runs of each program on a short problem; the median is compared")
+    parser.add_argument("--repeat-below", type=float, default=1.0,
+                        help="a problem is short when both first runs took under this many "
+                        "seconds")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ids = [i for i in args.ids.split(",") if i]
@@ -108,13 +147,21 @@ def main():
     tallies = {size: Tally() for size in sizes}
     for problem in problems:
         # One problem at a time, each program in turn, so both see the same load.
-        ours = {size: run_proofnum(binary, args, problem["id"], size) for size in sizes}
-        their_status, their_seconds, nodes = run_cshogi(problem["sfen"], args.cap)
+        def ours_once(size, problem=problem):
+            return run_proofnum(binary, args, problem["id"], size)
+
+        def theirs_once(problem=problem):
+            return run_cshogi(problem["sfen"], args.cap)
+
+        ours = {size: ours_once(size) for size in sizes}
+        theirs = theirs_once()
+        ours, theirs = repeated(args, ours, theirs, ours_once, theirs_once)
+        their_status, their_seconds, nodes = theirs
         for size, (status, seconds, mid_calls) in ours.items():
             ratio = tallies[size].add(args.cap, status, seconds, their_status, their_seconds)
             print(f"{problem['id']:<10} {problem['moves']:>6} {size:>5} {status.split()[0]:>10} "
-                  f"{seconds:>8.3f} {mid_calls:>12} {their_status.split()[0]:>10} "
-                  f"{their_seconds:>8.3f} {nodes:>12} {ratio:>16}", flush=True)
+                  f"{seconds:>8.4f} {mid_calls:>12} {their_status.split()[0]:>10} "
+                  f"{their_seconds:>8.4f} {nodes:>12} {ratio:>16}", flush=True)
     for size in sizes:
         print(f"{len(problems)} problems, cap {args.cap:g} s, proofnum's table {size} MiB: "
               + tallies[size].summary())

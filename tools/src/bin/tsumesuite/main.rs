@@ -501,7 +501,7 @@ fn each_problem<G: Game>(
             Status::Unknown(reason) => format!("unknown ({reason})"),
         };
         let row = format!(
-            "{status}\t{seconds:.3}\t{}\t{}",
+            "{status}\t{seconds:.6}\t{}\t{}",
             result.stats.mid_calls, result.stats.nodes
         );
         print(problem, &result, &row);

@@ -59,6 +59,7 @@ int main(void) {
     FIELD(pn_game, material);
     FIELD(pn_game, material_at_least);
     FIELD(pn_game, deferred_moves);
+    FIELD(pn_game, encode_class);
     SIZE(pn_stats);
     FIELD(pn_stats, nodes);
     FIELD(pn_stats, mid_calls);

@@ -172,7 +172,8 @@ static_assert(!proofnum::detail::has_deferred_moves<ConnectFour>::value, "and no
 // filled from the rules (tokens_wins below).
 class Tokens {
 public:
-    Tokens(uint32_t pile, uint32_t tokens) : asked_(0), pile_(pile), tokens_(tokens), to_move_(0) {}
+    Tokens(uint32_t pile, uint32_t tokens)
+        : asked_(0), classes_encoded_(0), pile_(pile), tokens_(tokens), to_move_(0) {}
 
     pn_side side_to_move() const { return to_move_ ? PN_SIDE_SECOND : PN_SIDE_FIRST; }
     uint64_t hash() const { return class_of() << 8 | tokens_; }
@@ -207,11 +208,22 @@ public:
         if (asked_ < 0) throw std::runtime_error("a broken order");
         return side == PN_SIDE_FIRST ? a >= b : a <= b;
     }
+    // The class exactly: the pile and the side to move.
+    std::size_t encode_class(uint8_t *out, std::size_t cap) const {
+        ++classes_encoded_;
+        if (cap >= 2) {
+            out[0] = uint8_t(pile_);
+            out[1] = uint8_t(to_move_);
+        }
+        return 2;
+    }
 
     uint32_t pile() const { return pile_; }
     uint32_t tokens() const { return tokens_; }
     // How often the solver asked for the class; a negative count makes the order throw.
     mutable int asked_;
+    // How often the confirming walk asked for the class's encoding.
+    mutable int classes_encoded_;
 
 private:
     uint64_t class_of() const { return uint64_t(pile_) << 1 | to_move_; }
@@ -221,6 +233,8 @@ private:
 
 static_assert(proofnum::detail::has_dominance<Tokens>::value, "dominance is found");
 static_assert(!proofnum::detail::has_dominance<ConnectFour>::value, "and not invented");
+static_assert(proofnum::detail::has_encode_class<Tokens>::value, "encode_class() is found");
+static_assert(!proofnum::detail::has_encode_class<ConnectFour>::value, "and not invented");
 
 }  // namespace
 
@@ -656,6 +670,7 @@ bool tokens_wins(uint32_t pile, uint32_t tokens, uint32_t mover) {
 
 void test_dominance() {
     proofnum::Solver solver(config(1 << 16, 64, 3));
+    int classes_encoded = 0;
     for (uint32_t pile = 0; pile <= TOKENS_MAX_PILE; pile++) {
         for (uint32_t tokens = 0; tokens <= TOKENS_MAX; tokens++) {
             Tokens game(pile, tokens);
@@ -666,6 +681,7 @@ void test_dominance() {
                   (tokens_wins(pile, tokens, 0) ? PN_OUTCOME_WIN : PN_OUTCOME_LOSS));
             CHECK(game.pile() == pile && game.tokens() == tokens);
             CHECK((game.asked_ > 0) == (pile > 0)); // the methods were found and used
+            classes_encoded += game.classes_encoded_;
             if (parallel_available()) {
                 solver.clear_table();
                 proofnum::Result p = solver.solve_value_parallel(game);
@@ -674,6 +690,7 @@ void test_dominance() {
             }
         }
     }
+    CHECK(classes_encoded > 0);  // the confirming walk keyed classes by encode_class()
     // An order that throws: the call fails, no answer, nothing unwinds through the library.
     Tokens broken(TOKENS_MAX_PILE, TOKENS_MAX);
     broken.asked_ = -1000000;

@@ -941,6 +941,18 @@ typedef struct pn_game {
      * `struct_size` and get NULL.
      */
     pn_deferred_moves_fn deferred_moves;
+    /**
+     * Optional, with the dominance callbacks (unused without them; NULL: classes are told
+     * apart by `class_hash`): writes an exact encoding of the position's class, the position
+     * without its material, as `encode` does the position's (same contract, same `cap`):
+     * equal bytes for positions of one class, different bytes for different classes. The
+     * walks that confirm answers and write certificates key classes by it, and
+     * `pn_certificate_check` compares a dominance record's two classes by it, so two classes
+     * whose `class_hash` collides cannot make a confirmed answer or a checked certificate
+     * wrong. Callers built against a header without this field pass the smaller
+     * `struct_size` and get NULL.
+     */
+    pn_encode_fn encode_class;
 } pn_game;
 
 /**

@@ -141,6 +141,21 @@ public:
     static const bool value = decltype(test<G>(0))::value;
 };
 
+/// Whether G has `std::size_t encode_class(uint8_t *out, std::size_t cap) const`.
+template <class G>
+class has_encode_class {
+    template <class T>
+    static auto test(int)
+        -> decltype(static_cast<std::size_t>(std::declval<const T &>().encode_class(
+                        static_cast<uint8_t *>(nullptr), std::size_t())),
+                    std::true_type());
+    template <class>
+    static std::false_type test(...);
+
+public:
+    static const bool value = decltype(test<G>(0))::value;
+};
+
 /// Whether G has `std::size_t deferred_moves() const`.
 template <class G>
 class has_deferred_moves {
@@ -153,6 +168,26 @@ class has_deferred_moves {
 
 public:
     static const bool value = decltype(test<G>(0))::value;
+};
+
+/// The encode_class callback of a class that has the method; NULL for one that has not.
+template <class G, bool = has_encode_class<G>::value>
+struct ClassEncoder {
+    static pn_encode_fn get() noexcept { return nullptr; }
+};
+
+template <class G>
+struct ClassEncoder<G, true> {
+    static pn_encode_fn get() noexcept { return &encode_class; }
+    static int encode_class(void *ctx, uint8_t *out, std::size_t cap,
+                            std::size_t *out_length) noexcept {
+        try {
+            *out_length = static_cast<const G *>(ctx)->encode_class(out, cap);
+            return 0;
+        } catch (...) {
+            return -1;
+        }
+    }
 };
 
 /// The deferred_moves callback of a class that has the method; NULL for one that has not.
@@ -313,6 +348,9 @@ struct Dominance<G, true> {
 ///   bool        material_at_least(pn_side side, uint32_t a, uint32_t b) const;
 ///                                           // in this class, a is at least as good for side
 ///                                           // as b (a partial order)
+/// and with them, optionally, an exact encoding of the class (see pn_game.encode_class):
+///   std::size_t encode_class(uint8_t *out, std::size_t cap) const;
+///                                           // as encode, the material left out
 /// and, for parallel_table, a copy constructor making an independent copy (the parallel calls
 /// run the methods of different copies on different threads at the same time). A method that
 /// throws ends the call with PN_STATUS_CALLBACK_FAILED; a play that throws must leave the game
@@ -334,6 +372,7 @@ public:
         t.encode = detail::Encoder<G>::get();
         t.deferred_moves = detail::Deferrer<G>::get();
         detail::Dominance<G>::set(t);
+        t.encode_class = detail::ClassEncoder<G>::get();
         return t;
     }
 

@@ -121,6 +121,18 @@ struct Stones<'g, const DOM: bool> {
     stones: u32,
     /// First's drops come before its graph moves (an order the walk tests need).
     drops_first: bool,
+    classes: Classes,
+}
+
+/// How a game tells its classes (graph nodes) apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Classes {
+    /// By a random hash per node, with no class encoding: the usual case.
+    Hashed,
+    /// Every class hashed alike (a total class-hash collision), with no class encoding.
+    Colliding,
+    /// Every class hashed alike, but told apart by an exact class encoding (the node).
+    CollidingEncoded,
 }
 
 /// A move: from, to, and whether it drops a stone.
@@ -134,10 +146,21 @@ impl<const DOM: bool> Game for Stones<'_, DOM> {
         self.graph.nodes[self.at as usize].mover
     }
     fn hash(&self) -> u64 {
-        self.class_hash() ^ (self.stones as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        let node = self.graph.nodes[self.at as usize].hash;
+        node ^ (self.stones as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
     fn class_hash(&self) -> u64 {
-        self.graph.nodes[self.at as usize].hash
+        match self.classes {
+            Classes::Hashed => self.graph.nodes[self.at as usize].hash,
+            Classes::Colliding | Classes::CollidingEncoded => 0x5EED_C1A5_5E5C_011D,
+        }
+    }
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        if self.classes != Classes::CollidingEncoded {
+            return None;
+        }
+        out[..4].copy_from_slice(&self.at.to_le_bytes());
+        Some(4)
     }
     fn material(&self) -> u32 {
         self.stones
@@ -219,6 +242,7 @@ fn with_dfpn<'g, const DOM: bool, R>(
         at: 0,
         stones,
         drops_first,
+        classes: Classes::Hashed,
     };
     f(&mut dfpn, &mut table, &mut game)
 }
@@ -260,6 +284,7 @@ fn pns_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> [
         at: 0,
         stones,
         drops_first: false,
+        classes: Classes::Hashed,
     };
     [Player::First, Player::Second].map(|attacker| {
         pns.solve(
@@ -338,15 +363,16 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
             };
             let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
             let claims = [truth, lie];
+            let hashed = Classes::Hashed;
             let runs = [
                 (
                     "with dominance",
-                    walk_claims::<true>(&graph, stones, attacker, claims, drops_first),
+                    walk_claims::<true>(&graph, stones, attacker, claims, drops_first, hashed),
                     &mut walked,
                 ),
                 (
                     "without",
-                    walk_claims::<false>(&graph, stones, attacker, claims, drops_first),
+                    walk_claims::<false>(&graph, stones, attacker, claims, drops_first, hashed),
                     &mut walked_without,
                 ),
             ];
@@ -367,6 +393,70 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
     );
 }
 
+/// Classes whose hashes collide (here every class hashes alike) mislead the table's class
+/// entries, and would mislead the walk too if it keyed classes by that hash: the same games
+/// without a class encoding show it, the walk then verifying false claims. With the game's
+/// exact class encoding ([`Game::encode_class`]) the walk keys classes by it and verifies no
+/// false claim, against the oracle.
+#[test]
+fn class_encodings_keep_colliding_class_hashes_from_confirming_false_claims() {
+    let seed = common::seed();
+    let mut rng = Rng::new(seed);
+    let (mut truths, mut truths_verified, mut lies_verified_by_hash) = (0, 0, 0);
+    for i in 0..2000 {
+        let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
+        for attacker in [Player::First, Player::Second] {
+            let truth = true_claim(first_wins, attacker);
+            let lie = if truth == Status::Proven {
+                Status::Disproven
+            } else {
+                Status::Proven
+            };
+            let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
+            let claims = [truth, lie];
+            let (encoded, _) = walk_claims::<true>(
+                &graph,
+                stones,
+                attacker,
+                claims,
+                drops_first,
+                Classes::CollidingEncoded,
+            );
+            assert_ne!(
+                encoded[1],
+                Verdict::Verified,
+                "{context}: a false claim verified\n{graph:#?}"
+            );
+            truths += 1;
+            truths_verified += usize::from(encoded[0] == Verdict::Verified);
+            let (hashed, _) = walk_claims::<true>(
+                &graph,
+                stones,
+                attacker,
+                claims,
+                drops_first,
+                Classes::Colliding,
+            );
+            lies_verified_by_hash += usize::from(hashed[1] == Verdict::Verified);
+        }
+    }
+    println!(
+        "{truths_verified} of {truths} true claims verified with class encodings, no false \
+         one; {lies_verified_by_hash} false claims verified by the colliding class hash alone"
+    );
+    assert!(
+        lies_verified_by_hash > 0,
+        "the colliding class hash never misled the walk: the encodings were not tested"
+    );
+    // The table is misled too (its class entries collide), so the walk's own searches may
+    // fail to show a true claim (it is then refuted, "not shown": the confirmed solve
+    // reports it unconfirmed), but plenty must still be shown.
+    assert!(
+        truths_verified * 3 > truths,
+        "too few true claims verified: {truths_verified} of {truths}"
+    );
+}
+
 /// A random game for the walk tests: the graph, First's stones, whether First wins (the
 /// oracle), and whether First's drops come first.
 fn walk_game(rng: &mut Rng) -> (Graph, u32, bool, bool) {
@@ -384,8 +474,10 @@ fn walk_claims<const DOM: bool>(
     attacker: Player,
     claims: [Status; 2],
     drops_first: bool,
+    classes: Classes,
 ) -> ([Verdict; 2], u64) {
     with_dfpn::<DOM, _>(graph, stones, 1024, drops_first, |dfpn, table, game| {
+        game.classes = classes;
         dfpn.solve(game, attacker, table, &mut Limits::nodes(10_000_000));
         let mut memo = vec![0u64; 1 << 10];
         let mut nodes = 0;
@@ -416,6 +508,7 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
     let seed = common::seed();
     let mut rng = Rng::new(seed);
     let (mut certificates, mut with_records, mut spoiled) = (0, 0, 0);
+    let mut passed_by_colliding_hash = 0;
     for i in 0..2000 {
         let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
         for attacker in [Player::First, Player::Second] {
@@ -442,11 +535,16 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
                 first_wins == (attacker == Player::First),
                 "{context}: the claim against the oracle"
             );
-            let check = |cert: &Certificate, dominance: bool| {
-                check_stones(&graph, stones, drops_first, cert, dominance)
+            let check_as = |cert: &Certificate, dominance: bool, classes: Classes| {
+                check_stones(&graph, stones, drops_first, cert, dominance, classes)
             };
+            let check =
+                |cert: &Certificate, dominance: bool| check_as(cert, dominance, Classes::Hashed);
             if let Err(e) = check(&cert, true) {
                 panic!("{context}: {e}\n{graph:#?}\n{cert:#?}");
+            }
+            if let Err(e) = check_as(&cert, true, Classes::CollidingEncoded) {
+                panic!("{context}: classes by their encodings: {e}\n{graph:#?}\n{cert:#?}");
             }
             certificates += 1;
             let mut dominated: Vec<(u64, u64)> = cert
@@ -476,27 +574,46 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
                 bad.records.insert(id, Record::Dominated { by: id });
             }
             refused(&bad, true, "a record naming itself");
-            // A node of another class, or of the class with better material for the winner:
-            // the first other node checked before, if any.
+            // Other nodes given out before the record's (ids follow the walk's order): of
+            // another class, of the class with better material for the winner, or not yet
+            // checked where the record is (an ancestor); refused unless one truly dominates.
             let (id, by) = dominated[0];
             let others: Vec<u64> = cert
                 .records
                 .keys()
                 .copied()
                 .filter(|&n| {
-                    n < by && n != id && !matches!(cert.records[&n], Record::Dominated { .. })
+                    n < id && n != by && !matches!(cert.records[&n], Record::Dominated { .. })
                 })
                 .collect();
             for other in others {
                 let mut bad = cert.clone();
                 bad.records.insert(id, Record::Dominated { by: other });
-                spoiled += usize::from(not_dominated(&check(&bad, true)));
+                let refused = not_dominated(&check(&bad, true));
+                spoiled += usize::from(refused);
+                // Classes told apart by their encodings are judged as by distinct hashes;
+                // by one colliding hash, a record naming another class may pass.
+                assert_eq!(
+                    not_dominated(&check_as(&bad, true, Classes::CollidingEncoded)),
+                    refused,
+                    "{context}: classes by their encodings, record {id} naming {other}"
+                );
+                if refused {
+                    let passed = check_as(&bad, true, Classes::Colliding).is_ok();
+                    passed_by_colliding_hash += usize::from(passed);
+                }
             }
         }
     }
     println!(
         "{certificates} certificates checked, {with_records} with dominance records; \
-         {spoiled} records redirected to a node that does not dominate, all refused"
+         {spoiled} records redirected to a node that does not dominate, all refused \
+         ({passed_by_colliding_hash} of them pass when every class hashes alike and the \
+         game gives no class encoding)"
+    );
+    assert!(
+        passed_by_colliding_hash > 0,
+        "no redirected record passed by a colliding class hash: the encodings were not tested"
     );
     assert!(
         with_records * 40 > certificates,
@@ -582,6 +699,7 @@ fn check_stones(
     drops_first: bool,
     cert: &Certificate,
     dominance: bool,
+    classes: Classes,
 ) -> Result<proofnum_check::Report, CheckError> {
     fn check<const DOM: bool>(
         mut game: Stones<'_, DOM>,
@@ -596,6 +714,7 @@ fn check_stones(
                 at: 0,
                 stones,
                 drops_first,
+                classes,
             },
             cert,
         )
@@ -606,6 +725,7 @@ fn check_stones(
                 at: 0,
                 stones,
                 drops_first,
+                classes,
             },
             cert,
         )

@@ -273,20 +273,38 @@ pub struct pn_game {
     /// first there. Callers built against a header without this field pass the smaller
     /// `struct_size` and get NULL.
     pub deferred_moves: pn_deferred_moves_fn,
+    /// Optional, with the dominance callbacks (unused without them; NULL: classes are told
+    /// apart by `class_hash`): writes an exact encoding of the position's class, the position
+    /// without its material, as `encode` does the position's (same contract, same `cap`):
+    /// equal bytes for positions of one class, different bytes for different classes. The
+    /// walks that confirm answers and write certificates key classes by it, and
+    /// `pn_certificate_check` compares a dominance record's two classes by it, so two classes
+    /// whose `class_hash` collides cannot make a confirmed answer or a checked certificate
+    /// wrong. Callers built against a header without this field pass the smaller
+    /// `struct_size` and get NULL.
+    pub encode_class: pn_encode_fn,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer, optional function
 // pointers and integers, all valid for every bit pattern. The older versions end where
-// `copy_size`, `encode`, `class_hash` and `deferred_moves` begin (asserted below to be those
-// versions' `sizeof`).
+// `copy_size`, `encode`, `class_hash`, `deferred_moves` and `encode_class` begin (asserted
+// below to be those versions' `sizeof`).
 unsafe impl SizedStruct for pn_game {
     const OLDER_SIZES: &'static [usize] = &[
         core::mem::offset_of!(pn_game, copy_size),
         core::mem::offset_of!(pn_game, encode),
         core::mem::offset_of!(pn_game, class_hash),
         core::mem::offset_of!(pn_game, deferred_moves),
+        core::mem::offset_of!(pn_game, encode_class),
     ];
 }
+
+// Version 5 ended with `deferred_moves`, a pointer, so with no tail padding: `encode_class`
+// (a pointer) starts exactly there.
+const _: () = assert!(
+    core::mem::offset_of!(pn_game, deferred_moves) + size_of::<usize>()
+        == core::mem::offset_of!(pn_game, encode_class)
+);
 
 // Version 4 ended with `material_at_least`, a pointer, so with no tail padding:
 // `deferred_moves` (a pointer) starts exactly there.
@@ -416,6 +434,7 @@ pub struct CGame<const RULE: u8> {
     estimate: Option<EstimateFn>,
     repetition_value: Option<SideFn>,
     encode: Option<EncodeFn>,
+    encode_class: Option<EncodeFn>,
     deferred_moves: Option<CountFn>,
     /// The dominance callbacks, when the game gives them (see [`dominance`]).
     dominance: Option<dominance::Dominance>,
@@ -469,6 +488,7 @@ impl<const RULE: u8> CGame<RULE> {
             estimate: game.estimate,
             repetition_value: game.repetition_value,
             encode: game.encode,
+            encode_class: game.encode_class,
             deferred_moves: game.deferred_moves,
             dominance,
             moves: moves.as_mut_ptr(),
@@ -542,6 +562,42 @@ const RULE_SALT: [u64; 3] = [0, 0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F];
 /// Out-values the callbacks must overwrite: no valid side, outcome or count has them.
 const UNSET_U32: u32 = u32::MAX;
 const UNSET_COUNT: usize = usize::MAX;
+
+impl<const RULE: u8> CGame<RULE> {
+    /// Calls the encoding callback `encode` (`encode` or `encode_class`, named `name`) into
+    /// `out`; `None` when there is none or it broke its contract (recorded as the failure).
+    fn encode_by(
+        &self,
+        encode: Option<EncodeFn>,
+        name: &'static str,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let encode = encode?;
+        if self.detached() {
+            return None;
+        }
+        let cap = out.len().min(PN_ENCODING_CAPACITY);
+        let mut length = UNSET_COUNT;
+        // SAFETY: `new`'s contract; `out` holds `cap` writable bytes that nothing else uses
+        // while the callback runs, and `length` is a valid `size_t` to write.
+        let rc = unsafe { encode(self.ctx, out.as_mut_ptr(), cap, &mut length) };
+        if !self.ok(rc, name, None) {
+            return None;
+        }
+        if length > cap {
+            // Over the capacity, or not written at all: a broken contract, and the bytes
+            // past `cap` were never ours to read.
+            self.invalid(
+                name,
+                length as u64,
+                UNSET_COUNT as u64,
+                "a length of at most PN_ENCODING_CAPACITY (256) in *out_length",
+            );
+            return None;
+        }
+        Some(length)
+    }
+}
 
 impl<const RULE: u8> Game for CGame<RULE> {
     type Move = u32;
@@ -738,30 +794,15 @@ impl<const RULE: u8> Game for CGame<RULE> {
     }
 
     fn encode(&self, out: &mut [u8]) -> Option<usize> {
-        let encode = self.encode?;
-        if self.detached() {
-            return None;
-        }
-        let cap = out.len().min(PN_ENCODING_CAPACITY);
-        let mut length = UNSET_COUNT;
-        // SAFETY: `new`'s contract; `out` holds `cap` writable bytes that nothing else uses
-        // while the callback runs, and `length` is a valid `size_t` to write.
-        let rc = unsafe { encode(self.ctx, out.as_mut_ptr(), cap, &mut length) };
-        if !self.ok(rc, "encode", None) {
-            return None;
-        }
-        if length > cap {
-            // Over the capacity, or not written at all: a broken contract, and the bytes
-            // past `cap` were never ours to read.
-            self.invalid(
-                "encode",
-                length as u64,
-                UNSET_COUNT as u64,
-                "a length of at most PN_ENCODING_CAPACITY (256) in *out_length",
-            );
-            return None;
-        }
-        Some(length)
+        self.encode_by(self.encode, "encode", out)
+    }
+
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        self.encode_by(
+            self.encode_class.filter(|_| self.dominance.is_some()),
+            "encode_class",
+            out,
+        )
     }
 
     fn dominance(&self) -> bool {

@@ -319,6 +319,7 @@ impl Pile {
             material: None,
             material_at_least: None,
             deferred_moves: None,
+            encode_class: None,
         }
     }
 

@@ -26,8 +26,9 @@
 //!    on itself) whose position has the same [`class_hash`](Game::class_hash) and material no
 //!    better for the claimed winner ([`material_at_least`](Game::material_at_least)); then the
 //!    position holds as that one does. Here the checker takes the game's word, as the search
-//!    does: the game's dominance order must be true, and classes are compared by their 64-bit
-//!    hashes.
+//!    does: the game's dominance order must be true. Classes are compared by the game's exact
+//!    class encodings ([`encode_class`](Game::encode_class)) where it gives them, else by their
+//!    64-bit class hashes (two classes whose hashes collide would then pass for one).
 //!
 //! A line ending at a value against the claim is a fault. Games under `Acyclic` must not
 //! repeat: a line that comes back to a node of its own is a fault.
@@ -292,13 +293,54 @@ pub fn check<G: Game>(
 
 /// The position's exact encoding, if the game gives one.
 fn encoding<G: Game>(game: &G) -> Result<Option<Vec<u8>>, CheckError> {
+    bytes_of(|buf| game.encode(buf), "an encoding")
+}
+
+/// The exact encoding of the position's class, if the game gives one.
+fn class_encoding<G: Game>(game: &G) -> Result<Option<Vec<u8>>, CheckError> {
+    bytes_of(|buf| game.encode_class(buf), "a class encoding")
+}
+
+/// The bytes `encode` writes, if any; an error when it claims more than fit.
+fn bytes_of(
+    encode: impl FnOnce(&mut [u8]) -> Option<usize>,
+    what: &str,
+) -> Result<Option<Vec<u8>>, CheckError> {
     let mut buf = [0u8; ENCODING_CAPACITY];
-    match game.encode(&mut buf) {
+    match encode(&mut buf) {
         None => Ok(None),
         Some(n) if n <= ENCODING_CAPACITY => Ok(Some(buf[..n].to_vec())),
         Some(n) => Err(CheckError::Game(format!(
-            "an encoding of {n} bytes, more than {ENCODING_CAPACITY}"
+            "{what} of {n} bytes, more than {ENCODING_CAPACITY}"
         ))),
+    }
+}
+
+/// A checked position's class and material, where a dominance record may name it: the class
+/// by the game's exact class encoding where it gives one, else by its class hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ClassOf {
+    hash: u64,
+    encoding: Option<Vec<u8>>,
+    material: u32,
+}
+
+impl ClassOf {
+    fn of<G: Game>(game: &G) -> Result<ClassOf, CheckError> {
+        Ok(ClassOf {
+            hash: game.class_hash(),
+            encoding: class_encoding(game)?,
+            material: game.material(),
+        })
+    }
+
+    /// Whether `self` and `other` are positions of one class.
+    fn same_class(&self, other: &ClassOf) -> bool {
+        match (&self.encoding, &other.encoding) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self.hash == other.hash,
+            _ => false, // a game gives class encodings for all its positions or none
+        }
     }
 }
 
@@ -332,9 +374,9 @@ struct Checker<'c, M> {
     /// Nodes checked, with their positions' encodings (not under `ByPosition`, where a node's
     /// check depends on the line).
     done: HashMap<u64, Option<Vec<u8>>>,
-    /// The class hash and material of the nodes checked, where a dominance record may name
+    /// The classes and materials of the nodes checked, where a dominance record may name
     /// them.
-    classes: HashMap<u64, (u64, u32)>,
+    classes: HashMap<u64, ClassOf>,
     /// True when the certificate has dominance records.
     dominance: bool,
     /// Nodes on the current line.
@@ -362,16 +404,18 @@ impl<M: Copy + Default> Checker<'_, M> {
                 // Every line from this node holds.
                 let frame = self.line.pop().expect("a frame");
                 self.leave(&frame);
+                let mut class = Ok(None);
                 if G::REPETITION_RULE != RepetitionRule::ByPosition {
                     if self.dominance && game.dominance() {
-                        let class = (game.class_hash(), game.material());
-                        self.failed(game)?;
-                        self.classes.insert(frame.node, class);
+                        class = ClassOf::of(game).and_then(|c| self.failed(game).map(|()| Some(c)));
                     }
                     self.done.insert(frame.node, frame.encoding);
                 }
                 if let Some(mv) = frame.played {
-                    game.undo(mv);
+                    game.undo(mv); // before any error returns: the frame is off the line
+                }
+                if let Some(class) = class? {
+                    self.classes.insert(frame.node, class);
                 }
                 continue;
             }
@@ -496,14 +540,15 @@ impl<M: Copy + Default> Checker<'_, M> {
         if !game.dominance() {
             return not("the game has no dominance");
         }
-        let Some(&(class, held)) = self.classes.get(&by) else {
+        let Some(there) = self.classes.get(&by) else {
             return not("that node was not checked before");
         };
-        let (own_class, material) = (game.class_hash(), game.material());
+        let here = ClassOf::of(game)?;
         self.failed(game)?;
-        if own_class != class {
+        if !here.same_class(there) {
             return not("its position is of another class");
         }
+        let (material, held) = (here.material, there.material);
         let attacker = self.cert.heading.attacker;
         let settles = if self.cert.heading.attacker_wins {
             game.material_at_least(attacker, material, held)

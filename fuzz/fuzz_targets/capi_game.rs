@@ -552,6 +552,7 @@ fn run(data: &[u8]) -> Result<()> {
         material: dominance.then_some(material as _),
         material_at_least: dominance.then_some(material_at_least as _),
         deferred_moves: None,
+        encode_class: None,
     };
     match plan.missing {
         Some(0) => game.side_to_move = None,

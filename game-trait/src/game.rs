@@ -307,6 +307,21 @@ pub trait Game {
         self.hash()
     }
 
+    /// Optional: writes an exact encoding of the position's *class* (the position without its
+    /// material, side to move included) into `out` and returns its length, or `None`, the
+    /// default. Exact as for [`encode`](Game::encode): equal bytes for positions of one class,
+    /// different bytes for positions of different classes, where
+    /// [`class_hash`](Game::class_hash) only makes that likely. The searches never call it.
+    /// The verification walk keys its classes by it (so two classes the class hash confuses
+    /// cannot make it accept a dominance that does not hold, a confusion the table's class
+    /// entries share), and a certificate checker compares the classes of a dominance record's
+    /// two positions by it instead of by their hashes. Used with
+    /// [`dominance`](Game::dominance); at most [`ENCODING_CAPACITY`] bytes.
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        let _ = out;
+        None
+    }
+
     /// The position's material, packed into 32 bits as the game likes (for shogi: the
     /// attacker's hand, a few bits a piece type). Used with [`dominance`](Game::dominance).
     fn material(&self) -> u32 {

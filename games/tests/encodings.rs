@@ -9,8 +9,11 @@ use std::collections::HashMap;
 
 use proofnum::{ENCODING_CAPACITY, Game, MoveList};
 use proofnum_games::atarigo::AtariGo;
+use proofnum_games::chess::mate::MateWithin as ChessMateWithin;
 use proofnum_games::chess::{Chess, Rules};
 use proofnum_games::connect4::ConnectFour;
+use proofnum_games::shogi::Tsume;
+use proofnum_games::shogi::mate::MateWithin as ShogiMateWithin;
 use proofnum_games::tictactoe::TicTacToe;
 use proofnum_games::uttt::Uttt;
 use proofnum_test_support::Rng;
@@ -142,4 +145,118 @@ fn chess_positions_that_differ_in_one_right_only_encode_apart() {
         ..Rules::default()
     });
     assert_ne!(encoding(&checks_only), clock(early, false));
+}
+
+/// The bytes `encode` writes.
+fn bytes(encode: impl FnOnce(&mut [u8]) -> Option<usize>) -> Vec<u8> {
+    let mut out = [0u8; ENCODING_CAPACITY];
+    let n = encode(&mut out).expect("the game gives it");
+    out[..n].to_vec()
+}
+
+/// Plays `games` random games of up to `plies` plies from `start` and checks, over every
+/// position met, that class encodings (`Game::encode_class`, what certificates and the
+/// verification walk tell dominance classes apart by) and class hashes pair one to one, and
+/// that `encode` is the class encoding with the material added as `with_material` says.
+/// Returns the classes seen.
+fn classes_one_to_one<G: Game + Clone>(
+    start: G,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    with_material: impl Fn(&G, &[u8], &[u8]) -> bool,
+) -> usize
+where
+    G::Move: Copy + Default,
+{
+    let mut rng = Rng::new(seed);
+    let mut by_encoding: HashMap<Vec<u8>, u64> = HashMap::new();
+    let mut by_hash: HashMap<u64, Vec<u8>> = HashMap::new();
+    let mut moves = vec![G::Move::default(); 1024];
+    for _ in 0..games {
+        let mut g = start.clone();
+        for _ in 0..plies {
+            assert!(g.dominance());
+            let class = bytes(|out| g.encode_class(out));
+            let position = bytes(|out| g.encode(out));
+            assert!(
+                with_material(&g, &class, &position),
+                "{class:?} / {position:?}"
+            );
+            let hash = g.class_hash();
+            let seen = *by_encoding.entry(class.clone()).or_insert(hash);
+            assert_eq!(
+                seen, hash,
+                "one class encoding, two class hashes: {class:?}"
+            );
+            let seen = by_hash.entry(hash).or_insert(class.clone());
+            assert_eq!(*seen, class, "one class hash, two class encodings");
+            let mut list = MoveList::new(&mut moves);
+            g.generate_moves(&mut list);
+            let n = list.len();
+            if n == 0 || g.outcome() != proofnum::Outcome::Unknown {
+                break;
+            }
+            let mv = list.as_slice()[rng.index(n)];
+            g.play(mv);
+        }
+    }
+    by_encoding.len()
+}
+
+/// The suite's first `n` problems' positions.
+fn tsume_problems(n: usize) -> Vec<Tsume> {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/suites/tsume-open.jsonl");
+    let text = std::fs::read_to_string(suite).unwrap();
+    text.lines()
+        .take(n)
+        .map(|line| {
+            let start = line.find("\"sfen\": \"").unwrap() + 9;
+            let end = start + line[start..].find('"').unwrap();
+            Tsume::from_sfen(&line[start..end]).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn shogi_classes_are_boards_and_hands_the_material() {
+    // The class encoding is the encoding without its 14 hand bytes (1 to 14).
+    let hands_out = |_: &Tsume, class: &[u8], position: &[u8]| {
+        class[0] == position[0] && class[1..] == position[15..]
+    };
+    let mut classes = 0;
+    for (i, tsume) in tsume_problems(40).into_iter().enumerate() {
+        classes += classes_one_to_one(tsume, 40, 40, 30 + i as u64, hands_out);
+    }
+    assert!(classes > 5_000, "{classes} classes");
+    // One board with two hands: one class, two positions; another board: another class.
+    let board = "8k/9/9/9/9/9/9/9/K8 b";
+    let (a, b, c) = (
+        Tsume::from_sfen(&format!("{board} G 1")).unwrap(),
+        Tsume::from_sfen(&format!("{board} 2G 1")).unwrap(),
+        Tsume::from_sfen("7k1/9/9/9/9/9/9/9/K8 b G 1").unwrap(),
+    );
+    let class = |t: &Tsume| bytes(|out| t.encode_class(out));
+    let position = |t: &Tsume| bytes(|out| Game::encode(t, out));
+    assert_eq!(class(&a), class(&b));
+    assert_ne!(position(&a), position(&b));
+    assert_ne!(class(&a), class(&c));
+}
+
+#[test]
+fn mate_within_classes_leave_the_budget_out() {
+    // The class encoding is the encoding without its last four bytes, the budget.
+    fn budget_last<G>(_: &G, class: &[u8], position: &[u8]) -> bool {
+        position.len() == class.len() + 4 && position.starts_with(class)
+    }
+    let mut classes = 0;
+    for (i, tsume) in tsume_problems(20).into_iter().enumerate() {
+        let game = ShogiMateWithin::new(tsume, 7);
+        classes += classes_one_to_one(game, 30, 14, 80 + i as u64, budget_last);
+    }
+    assert!(classes > 1_000, "shogi: {classes} classes");
+    let chess = Chess::from_fen("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1");
+    let game = ChessMateWithin::new(chess.unwrap(), proofnum::Player::First, 6);
+    let classes = classes_one_to_one(game, 100, 12, 99, budget_last);
+    assert!(classes > 500, "chess: {classes} classes");
 }

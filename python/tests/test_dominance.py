@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 
-from proofnum import (Engine, InvalidCertificate, Outcome, Repetition, Side, Solver,
+from proofnum import (Engine, InvalidCertificate, Outcome, Refuted, Repetition, Side, Solver,
                       Unconfirmed, check_certificate)
 
 # The games' shape: 2 to MAX_LAYERS layers of 1 to MAX_WIDTH nodes, up to MAX_CHILDREN children
@@ -325,3 +325,40 @@ def test_certificates_carry_dominance_records_the_checker_takes_from_the_methods
             refused += 1
         assert (game.at, game.stones) == (0, stones), "restored"
     assert refused > 0, "no certificate used dominance"
+
+
+def test_class_encodings_keep_a_colliding_class_hash_from_wrong_answers() -> None:
+    """With `encode_class()`, the confirming walk and `check_certificate` tell classes apart by
+    it: over a class hash that collides for every class (the table's class entries then
+    mislead the search), every answer is right or Unconfirmed, never wrong; certificates check;
+    the method is asked."""
+
+    class Encoded(DominantStones):
+        def class_hash(self) -> int:
+            self.calls["class_hash"] += 1
+            return 0x5EED
+
+        def encode_class(self) -> bytes:
+            self.calls["encode_class"] = self.calls.get("encode_class", 0) + 1
+            return bytes((self.at,))
+
+    solver = Solver(table_bytes=1 << 14, max_depth=2 * MAX_LAYERS, max_moves=2 * MAX_CHILDREN)
+    right = asked = 0
+    for nodes, stones in games(SEED + 4, GAMES):
+        wins = first_wins(nodes, stones)
+        game = Encoded(nodes, stones)
+        solver.clear_table()
+        try:
+            result = solver.solve_value(game)
+            assert result.value == value(wins)
+            right += 1
+        except Unconfirmed:
+            pass
+        asked += game.calls.get("encode_class", 0) > 0
+        solver.clear_table()
+        try:
+            certificate = solver.certify(game, Side.FIRST, wins, "stones")
+        except Refuted:
+            continue  # the walk's searches, misled by the table, did not show it
+        assert check_certificate(game, "stones", certificate).exact
+    assert right > 0 and asked > 0, (right, asked)

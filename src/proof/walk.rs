@@ -577,9 +577,25 @@ impl<G: Game> Dfpn<'_, G> {
 /// 64-bit hash of their encodings colliding), or the game's hash when it has no encoding.
 /// `None` when the game writes more than [`ENCODING_CAPACITY`] bytes.
 fn identity<G: Game>(game: &G) -> Option<u64> {
+    hashed_encoding(|bytes| game.encode(bytes), || game.hash())
+}
+
+/// The class's identity, as [`identity`] is the position's: a hash of the class's exact
+/// encoding ([`Game::encode_class`]), or the game's class hash when it has none. The table's
+/// class entries are keyed by the class hash, so a class confusion there is not one here.
+fn class_identity<G: Game>(game: &G) -> Option<u64> {
+    hashed_encoding(|bytes| game.encode_class(bytes), || game.class_hash())
+}
+
+/// A hash of the bytes `encode` writes, or `otherwise` when it writes none; `None` when it
+/// claims more than [`ENCODING_CAPACITY`] bytes.
+fn hashed_encoding(
+    encode: impl FnOnce(&mut [u8]) -> Option<usize>,
+    otherwise: impl FnOnce() -> u64,
+) -> Option<u64> {
     let mut bytes = [0u8; ENCODING_CAPACITY];
-    let Some(n) = game.encode(&mut bytes) else {
-        return Some(game.hash());
+    let Some(n) = encode(&mut bytes) else {
+        return Some(otherwise());
     };
     let bytes = bytes.get(..n)?;
     let mut h = mix64(n as u64 ^ ENCODING_SALT);
@@ -784,7 +800,7 @@ impl Walker<'_, '_> {
         if G::REPETITION_RULE == RepetitionRule::ByPosition || !game.dominance() {
             return None;
         }
-        let class = game.class_hash();
+        let class = class_identity(game)?;
         (!game.has_failed()).then(|| mix64(class ^ CLASS_SALT))
     }
 

@@ -140,6 +140,9 @@ where
     fn class_hash(&self) -> u64 {
         self.inner.class_hash()
     }
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        self.inner.encode_class(out)
+    }
     fn material(&self) -> u32 {
         self.inner.material()
     }

@@ -475,6 +475,10 @@ impl<const RULE: u8> Game for WorkerGame<'_, RULE> {
         self.game.as_ref().map_or(0, Game::class_hash)
     }
 
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        self.game.as_ref().ok()?.encode_class(out)
+    }
+
     fn material(&self) -> u32 {
         self.game.as_ref().map_or(0, Game::material)
     }

@@ -34,10 +34,13 @@ struct Tokens {
     failing_material: Option<u32>,
     /// What `material_at_least` writes instead of its answer (garbage above 1).
     at_least_writes: Option<u32>,
+    /// Every class hashed alike (`class_hash` collides for all of them).
+    colliding_classes: bool,
     /// Calls so far.
     class_hashes: u32,
     materials: u32,
     comparisons: u32,
+    class_encodings: u32,
 }
 
 impl Tokens {
@@ -49,9 +52,11 @@ impl Tokens {
             failing_class_hash: None,
             failing_material: None,
             at_least_writes: None,
+            colliding_classes: false,
             class_hashes: 0,
             materials: 0,
             comparisons: 0,
+            class_encodings: 0,
         }
     }
 
@@ -77,6 +82,7 @@ impl Tokens {
             material: dominance.then_some(tk_material as _),
             material_at_least: dominance.then_some(tk_at_least as _),
             deferred_moves: None,
+            encode_class: None,
         }
     }
 }
@@ -101,7 +107,24 @@ unsafe extern "C" fn tk_class_hash(ctx: *mut c_void, out: *mut u64) -> c_int {
     if t.failing_class_hash.is_some_and(|k| t.class_hashes >= k) {
         return -1;
     }
-    unsafe { *out = (t.pile as u64) << 1 | t.to_move as u64 };
+    let class = (t.pile as u64) << 1 | t.to_move as u64;
+    unsafe { *out = if t.colliding_classes { 0x5EED } else { class } };
+    0
+}
+
+unsafe extern "C" fn tk_encode_class(
+    ctx: *mut c_void,
+    out: *mut u8,
+    cap: usize,
+    len: *mut usize,
+) -> c_int {
+    // SAFETY: as in `tk_side`; `out` holds `cap` bytes (at least 2).
+    let t = unsafe { tokens(ctx) };
+    t.class_encodings += 1;
+    let bytes = [t.pile as u8, t.to_move as u8];
+    let n = bytes.len().min(cap);
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, n) };
+    unsafe { *len = bytes.len() };
     0
 }
 
@@ -580,4 +603,84 @@ fn certificates_with_dominance_records_check_through_the_callbacks() {
         }
     }
     assert!(with_records > 0, "no certificate used dominance");
+}
+
+/// With `encode_class` the confirming walk and the certificate checker tell classes apart by
+/// it: over a class hash that collides for every class (so the table's class entries mislead
+/// the search), no answer is wrong (each is the rules' value or unconfirmed), certificates
+/// written through the callbacks check, and the callback is asked. Callers with the fifth
+/// version of the struct, which ends before `encode_class`, never have it called.
+#[test]
+#[cfg(feature = "std")]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
+fn class_encodings_keep_colliding_class_hashes_from_wrong_answers() {
+    use super::certificates::{certify_game, check_as};
+    use crate::certificate::pn_check_verdict;
+
+    let oracle = Oracle::new();
+    let (_memory, solver) = solver(&config(true));
+    let (mut right, mut unconfirmed, mut certified) = (0, 0, 0);
+    for pile in 1..=MAX_PILE {
+        for tokens in 0..=MAX_TOKENS {
+            let want = oracle.value(pile, tokens) as u32;
+            clear(solver);
+            let mut t = Tokens {
+                colliding_classes: true,
+                ..Tokens::new(pile, tokens)
+            };
+            let game = pn_game {
+                encode_class: Some(tk_encode_class),
+                ..t.table(true)
+            };
+            let (s, r) = solve_value(solver, &game);
+            match s {
+                pn_status::Ok => {
+                    assert_eq!(r.outcome, want, "({pile}, {tokens})");
+                    right += 1;
+                }
+                pn_status::Unconfirmed => unconfirmed += 1,
+                other => panic!("({pile}, {tokens}): {other:?}"),
+            }
+            assert!(
+                t.class_encodings > 0,
+                "({pile}, {tokens}): encode_class never asked"
+            );
+            clear(solver);
+            let claim = if want == pn_outcome::Win as u32 {
+                pn_outcome::Proven
+            } else {
+                pn_outcome::Disproven
+            };
+            let (s, _, bytes) = certify_game(solver, &game, "tokens", 0, claim);
+            if s == pn_status::Ok {
+                let c = check_as(&game, b"tokens", &bytes, None, 256);
+                assert_eq!(
+                    (c.status, c.report.verdict),
+                    (pn_status::Ok, pn_check_verdict::Valid as u32),
+                    "({pile}, {tokens}): {}",
+                    c.message
+                );
+                certified += 1;
+            }
+            // The fifth version of the struct: `encode_class` is not there to be called.
+            clear(solver);
+            let mut old = Tokens::new(pile, tokens);
+            let game = pn_game {
+                struct_size: core::mem::offset_of!(pn_game, encode_class),
+                encode_class: Some(tk_encode_class),
+                ..old.table(true)
+            };
+            let (s, r) = solve_value(solver, &game);
+            assert_eq!((s, r.outcome), (pn_status::Ok, want), "({pile}, {tokens})");
+            assert_eq!(
+                old.class_encodings, 0,
+                "({pile}, {tokens}): read past struct_size"
+            );
+        }
+    }
+    std::println!("{right} right, {unconfirmed} unconfirmed, {certified} certificates checked");
+    assert!(
+        right > 0 && certified > 0,
+        "{right} right, {certified} certified"
+    );
 }

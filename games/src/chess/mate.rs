@@ -104,6 +104,11 @@ impl Game for MateWithin {
         self.chess.hash()
     }
 
+    /// The chess position's encoding: [`encode`](Game::encode) without the budget.
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        self.chess.encode(out)
+    }
+
     /// The budget, as First sees it: more is better for First when First attacks, worse when
     /// Second does.
     fn material(&self) -> u32 {

@@ -171,6 +171,14 @@ impl Game for MateWithin {
         self.tsume.hash() ^ drop_square_key(self.drop_square())
     }
 
+    /// The tsume position's encoding and the free-capture square: [`encode`](Game::encode)
+    /// without the budget.
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        let n = self.tsume.encode_into(out)?;
+        *out.get_mut(n)? = self.drop_square().map_or(0xFF, |s| s as u8);
+        Some(n + 1)
+    }
+
     fn material(&self) -> u32 {
         self.budget
     }
@@ -183,14 +191,12 @@ impl Game for MateWithin {
         }
     }
 
-    /// The tsume position's encoding, the free-capture square and the budget.
+    /// The class's encoding ([`encode_class`](Game::encode_class)) and the budget.
     fn encode(&self, out: &mut [u8]) -> Option<usize> {
-        let n = self.tsume.encode_into(out)?;
-        let square = self.drop_square().map_or(0xFF, |s| s as u8);
-        let tail = out.get_mut(n..n + 5)?;
-        tail[0] = square;
-        tail[1..].copy_from_slice(&self.budget.to_le_bytes());
-        Some(n + 5)
+        let n = self.encode_class(out)?;
+        out.get_mut(n..n + 4)?
+            .copy_from_slice(&self.budget.to_le_bytes());
+        Some(n + 4)
     }
 
     fn peek(&mut self, mv: Move) -> (u64, Player) {

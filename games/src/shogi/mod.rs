@@ -468,6 +468,16 @@ impl Tsume {
         Some(bytes.len())
     }
 
+    /// The exact bytes of the position's class for hand dominance, the board and the side to
+    /// move ([`notation::encode_class`]), into `out`, returning the length; `None` when `out`
+    /// is too short.
+    pub fn encode_class_into(&self, out: &mut [u8]) -> Option<usize> {
+        let mut bytes = Vec::with_capacity(96);
+        notation::encode_class(self.board(), &mut bytes);
+        out.get_mut(..bytes.len())?.copy_from_slice(&bytes);
+        Some(bytes.len())
+    }
+
     /// The pieces of each kind ([`HAND_PIECES`] order) that are neither on the board nor in
     /// either hand: what a tsume defender's hand lacks, if anything, to hold every remaining
     /// piece (all zero for the usual problems).
@@ -588,6 +598,10 @@ impl Game for Tsume {
 
     fn class_hash(&self) -> u64 {
         self.board_key()
+    }
+
+    fn encode_class(&self, out: &mut [u8]) -> Option<usize> {
+        self.encode_class_into(out)
     }
 
     fn material(&self) -> u32 {

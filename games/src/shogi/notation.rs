@@ -493,6 +493,14 @@ pub fn encode(board: &Board, out: &mut Vec<u8>) {
     }
 }
 
+/// The exact bytes of a position's board and side to move, the hands left out: [`encode`]'s
+/// layout without its bytes 1–14. Equal for positions that differ only in their hands
+/// (one class of hand dominance), different otherwise.
+pub fn encode_class(board: &Board, out: &mut Vec<u8>) {
+    encode(board, out);
+    out.drain(1..1 + 2 * HAND_PIECES.len());
+}
+
 /// The pieces of each kind neither on the board nor in a hand.
 pub fn missing_pieces(board: &Board) -> [u8; 7] {
     core::array::from_fn(|kind| {

@@ -138,6 +138,7 @@ class GameTable(C.Structure):
         ("material", MATERIAL_FN),
         ("material_at_least", MATERIAL_AT_LEAST_FN),
         ("deferred_moves", COUNT_FN),
+        ("encode_class", ENCODE_FN),
     ]
 
 

@@ -70,6 +70,11 @@ class Game(Protocol):
       certificates tell positions apart by it, so positions whose hashes collide cannot make
       a confirmed answer wrong; a certificate names its root by it, and `check_certificate`
       compares positions by it (it needs one for a game whose positions can repeat).
+    - `encode_class() -> bytes`, with dominance: an exact encoding of the position's class
+      (the position without its material), as `encode()` is of the position. The walks then
+      key classes by it and `check_certificate` compares a dominance record's classes by it,
+      so classes whose `class_hash()` collides cannot make a confirmed answer or a checked
+      certificate wrong.
     - Dominance, all three or none (Tsume-shogi's hand pieces are the classic case; any game
       where some *material*, such as stones or pieces in hand, only adds options for its
       owner): positions of one *class* (equal but for their material) are ordered by their
@@ -124,6 +129,30 @@ class Game(Protocol):
     def undo(self, move: int) -> None:
         """Takes back `move`, the last move played."""
         ...
+
+
+def _encoding_callback(name: str, method: str, game_method: Any, fail: Any) -> Any:
+    """The `pn_encode_fn` of `game_method` (the game's `encode` or `encode_class`, named
+    `method`): its bytes copied into the library's buffer."""
+
+    # `buffer` is the library's, never NULL: `capacity` (256) writable bytes.
+    def encode(_ctx: Any, buffer: int, capacity: int, out_length: Any) -> int:
+        try:
+            data = game_method()
+            if not isinstance(data, (bytes, bytearray, memoryview)):
+                raise TypeError(f"{name}.{method}() returned {shown(data)}; expected bytes")
+            data = bytes(data)
+            if len(data) > capacity:
+                raise ValueError(
+                    f"{name}.{method}() returned {len(data)} bytes; at most {capacity} are "
+                    "allowed")
+            C.memmove(buffer, data, len(data))
+            out_length[0] = len(data)
+            return 0
+        except BaseException as error:
+            return fail(error, method)
+
+    return encode
 
 
 def _has(game: Any, name: str) -> bool:
@@ -388,28 +417,12 @@ class CallbackTable:
 
             callbacks["repetition_value"] = _abi.OUTCOME_FN(repetition_value)
             functions["repetition_value"] = repetition_value
-        if _has(game, "encode"):
-            game_encode = getattr(game, "encode")
-
-            # `buffer` is the library's, never NULL: `capacity` (256) writable bytes.
-            def encode(_ctx: Any, buffer: int, capacity: int, out_length: Any) -> int:
-                try:
-                    data = game_encode()
-                    if not isinstance(data, (bytes, bytearray, memoryview)):
-                        raise TypeError(f"{name}.encode() returned {shown(data)}; expected bytes")
-                    data = bytes(data)
-                    if len(data) > capacity:
-                        raise ValueError(
-                            f"{name}.encode() returned {len(data)} bytes; at most {capacity} "
-                            "are allowed")
-                    memmove(buffer, data, len(data))
-                    out_length[0] = len(data)
-                    return 0
-                except BaseException as error:
-                    return fail(error, "encode")
-
-            callbacks["encode"] = _abi.ENCODE_FN(encode)
-            functions["encode"] = encode
+        # `encode_class` only means something with dominance (the library ignores it without).
+        for method in ("encode", "encode_class"):
+            if _has(game, method) and (method == "encode" or _has(game, "class_hash")):
+                encode = _encoding_callback(name, method, getattr(game, method), fail)
+                callbacks[method] = _abi.ENCODE_FN(encode)
+                functions[method] = encode
         if _has(game, "class_hash"):
             self._add_dominance(game, callbacks, functions)
         for method, function in functions.items():

@@ -23,12 +23,13 @@
 //!    do not end is a fault.
 //! 4. **Dominance** (format version 2, games whose [`dominance`](Game::dominance) is on, not
 //!    under `ByPosition`): a dominance record names a node checked *before* (so no claim rests
-//!    on itself) whose position has the same [`class_hash`](Game::class_hash) and material no
-//!    better for the claimed winner ([`material_at_least`](Game::material_at_least)); then the
-//!    position holds as that one does. Here the checker takes the game's word, as the search
-//!    does: the game's dominance order must be true. Classes are compared by the game's exact
-//!    class encodings ([`encode_class`](Game::encode_class)) where it gives them, else by their
-//!    64-bit class hashes (two classes whose hashes collide would then pass for one).
+//!    on itself) whose position is of the same class and has material no better for the
+//!    claimed winner ([`material_at_least`](Game::material_at_least)); then the position holds
+//!    as that one does. Here the checker takes the game's word, as the search does: the game's
+//!    dominance order must be true. Classes are compared by the game's exact class encodings
+//!    ([`encode_class`](Game::encode_class)) where it gives them, else by their 64-bit
+//!    [`class_hash`](Game::class_hash)es (two classes whose hashes collide would then pass for
+//!    one).
 //!
 //! A line ending at a value against the claim is a fault. Games under `Acyclic` must not
 //! repeat: a line that comes back to a node of its own is a fault.

@@ -355,14 +355,8 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
     for i in 0..2000 {
         let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
         for attacker in [Player::First, Player::Second] {
-            let truth = true_claim(first_wins, attacker);
-            let lie = if truth == Status::Proven {
-                Status::Disproven
-            } else {
-                Status::Proven
-            };
+            let claims = true_and_false_claims(first_wins, attacker);
             let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
-            let claims = [truth, lie];
             let hashed = Classes::Hashed;
             let runs = [
                 (
@@ -406,14 +400,8 @@ fn class_encodings_keep_colliding_class_hashes_from_confirming_false_claims() {
     for i in 0..2000 {
         let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
         for attacker in [Player::First, Player::Second] {
-            let truth = true_claim(first_wins, attacker);
-            let lie = if truth == Status::Proven {
-                Status::Disproven
-            } else {
-                Status::Proven
-            };
+            let claims = true_and_false_claims(first_wins, attacker);
             let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
-            let claims = [truth, lie];
             let (encoded, _) = walk_claims::<true>(
                 &graph,
                 stones,
@@ -628,6 +616,14 @@ fn true_claim(first_wins: bool, attacker: Player) -> Status {
         Status::Proven
     } else {
         Status::Disproven
+    }
+}
+
+/// `attacker`'s true answer and its opposite.
+fn true_and_false_claims(first_wins: bool, attacker: Player) -> [Status; 2] {
+    match true_claim(first_wins, attacker) {
+        Status::Proven => [Status::Proven, Status::Disproven],
+        _ => [Status::Disproven, Status::Proven],
     }
 }
 

@@ -118,11 +118,21 @@ unsafe extern "C" fn tk_encode_class(
     cap: usize,
     len: *mut usize,
 ) -> c_int {
-    // SAFETY: as in `tk_side`; `out` holds `cap` bytes (at least 2).
+    // SAFETY: as in `tk_side`.
     let t = unsafe { tokens(ctx) };
     t.class_encodings += 1;
-    let bytes = [t.pile as u8, t.to_move as u8];
+    // SAFETY: as in `tk_encode`.
+    unsafe { write_encoding(&[t.pile as u8, t.to_move as u8], out, cap, len) }
+}
+
+/// Writes `bytes` as an encoding callback does: as many as `cap` allows into `out`, and the
+/// full length to `*len`.
+///
+/// # Safety
+/// `out` holds `cap` writable bytes and `len` is writable (the library's buffers).
+unsafe fn write_encoding(bytes: &[u8], out: *mut u8, cap: usize, len: *mut usize) -> c_int {
     let n = bytes.len().min(cap);
+    // SAFETY: the caller's contract.
     unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, n) };
     unsafe { *len = bytes.len() };
     0
@@ -227,13 +237,17 @@ unsafe extern "C" fn tk_encode(
     cap: usize,
     len: *mut usize,
 ) -> c_int {
-    // SAFETY: as in `tk_side`; `out` holds `cap` bytes.
+    // SAFETY: as in `tk_side`.
     let t = unsafe { tokens(ctx) };
-    let bytes = [t.pile as u8, t.tokens as u8, t.to_move as u8];
-    let n = bytes.len().min(cap);
-    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, n) };
-    unsafe { *len = bytes.len() };
-    0
+    // SAFETY: `out` holds `cap` bytes and `len` is the library's local.
+    unsafe {
+        write_encoding(
+            &[t.pile as u8, t.tokens as u8, t.to_move as u8],
+            out,
+            cap,
+            len,
+        )
+    }
 }
 
 unsafe extern "C" fn tk_clone(ctx: *mut c_void, out: *mut *mut c_void) -> c_int {

@@ -131,7 +131,8 @@ class Game(Protocol):
         ...
 
 
-def _encoding_callback(name: str, method: str, game_method: Any, fail: Any) -> Any:
+def _encoding_callback(name: str, method: str, game_method: Callable[[], Any],
+                       fail: Callable[[BaseException, str], int]) -> Any:
     """The `pn_encode_fn` of `game_method` (the game's `encode` or `encode_class`, named
     `method`): its bytes copied into the library's buffer."""
 

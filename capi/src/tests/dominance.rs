@@ -625,15 +625,13 @@ fn certificates_with_dominance_records_check_through_the_callbacks() {
 /// written through the callbacks check, and the callback is asked. Callers with the fifth
 /// version of the struct, which ends before `encode_class`, never have it called.
 #[test]
-#[cfg(feature = "std")]
 #[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
 fn class_encodings_keep_colliding_class_hashes_from_wrong_answers() {
-    use super::certificates::{certify_game, check_as};
-    use crate::certificate::pn_check_verdict;
-
     let oracle = Oracle::new();
     let (_memory, solver) = solver(&config(true));
-    let (mut right, mut unconfirmed, mut certified) = (0, 0, 0);
+    let (mut right, mut unconfirmed) = (0, 0);
+    #[cfg_attr(not(feature = "std"), allow(unused_mut))] // counted only with certificates
+    let mut certified = 0;
     for pile in 1..=MAX_PILE {
         for tokens in 0..=MAX_TOKENS {
             let want = oracle.value(pile, tokens) as u32;
@@ -659,22 +657,27 @@ fn class_encodings_keep_colliding_class_hashes_from_wrong_answers() {
                 t.class_encodings > 0,
                 "({pile}, {tokens}): encode_class never asked"
             );
-            clear(solver);
-            let claim = if want == pn_outcome::Win as u32 {
-                pn_outcome::Proven
-            } else {
-                pn_outcome::Disproven
-            };
-            let (s, _, bytes) = certify_game(solver, &game, "tokens", 0, claim);
-            if s == pn_status::Ok {
-                let c = check_as(&game, b"tokens", &bytes, None, 256);
-                assert_eq!(
-                    (c.status, c.report.verdict),
-                    (pn_status::Ok, pn_check_verdict::Valid as u32),
-                    "({pile}, {tokens}): {}",
-                    c.message
-                );
-                certified += 1;
+            #[cfg(feature = "std")] // certificates are std-only
+            {
+                use super::certificates::{certify_game, check_as};
+                use crate::certificate::pn_check_verdict;
+                clear(solver);
+                let claim = if want == pn_outcome::Win as u32 {
+                    pn_outcome::Proven
+                } else {
+                    pn_outcome::Disproven
+                };
+                let (s, _, bytes) = certify_game(solver, &game, "tokens", 0, claim);
+                if s == pn_status::Ok {
+                    let c = check_as(&game, b"tokens", &bytes, None, 256);
+                    assert_eq!(
+                        (c.status, c.report.verdict),
+                        (pn_status::Ok, pn_check_verdict::Valid as u32),
+                        "({pile}, {tokens}): {}",
+                        c.message
+                    );
+                    certified += 1;
+                }
             }
             // The fifth version of the struct: `encode_class` is not there to be called.
             clear(solver);
@@ -693,8 +696,9 @@ fn class_encodings_keep_colliding_class_hashes_from_wrong_answers() {
         }
     }
     std::println!("{right} right, {unconfirmed} unconfirmed, {certified} certificates checked");
+    assert!(right > 0, "no answer confirmed");
     assert!(
-        right > 0 && certified > 0,
-        "{right} right, {certified} certified"
+        certified > 0 || cfg!(not(feature = "std")),
+        "no certificate written"
     );
 }

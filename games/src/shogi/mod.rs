@@ -120,6 +120,15 @@ pub const fn hand_dominates(a: u32, b: u32) -> bool {
     ((a | HAND_GUARDS).wrapping_sub(b)) & HAND_GUARDS == HAND_GUARDS
 }
 
+/// The bytes `encode` writes, copied into `out`; their length, or `None` when `out` is too
+/// short.
+fn copy_encoding(out: &mut [u8], encode: impl FnOnce(&mut Vec<u8>)) -> Option<usize> {
+    let mut bytes = Vec::with_capacity(96);
+    encode(&mut bytes);
+    out.get_mut(..bytes.len())?.copy_from_slice(&bytes);
+    Some(bytes.len())
+}
+
 /// The player of a colour: Black (先手, the attacker of a problem) moves first.
 #[inline]
 pub const fn player(color: Color) -> Player {
@@ -462,20 +471,14 @@ impl Tsume {
     /// [`encode`](Tsume::encode) into `out`, returning the length; `None` when `out` is too
     /// short.
     pub fn encode_into(&self, out: &mut [u8]) -> Option<usize> {
-        let mut bytes = Vec::with_capacity(96);
-        self.encode(&mut bytes);
-        out.get_mut(..bytes.len())?.copy_from_slice(&bytes);
-        Some(bytes.len())
+        copy_encoding(out, |bytes| self.encode(bytes))
     }
 
     /// The exact bytes of the position's class for hand dominance, the board and the side to
     /// move ([`notation::encode_class`]), into `out`, returning the length; `None` when `out`
     /// is too short.
     pub fn encode_class_into(&self, out: &mut [u8]) -> Option<usize> {
-        let mut bytes = Vec::with_capacity(96);
-        notation::encode_class(self.board(), &mut bytes);
-        out.get_mut(..bytes.len())?.copy_from_slice(&bytes);
-        Some(bytes.len())
+        copy_encoding(out, |bytes| notation::encode_class(self.board(), bytes))
     }
 
     /// The pieces of each kind ([`HAND_PIECES`] order) that are neither on the board nor in

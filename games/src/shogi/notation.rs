@@ -478,27 +478,37 @@ const KANJI_DIGITS: [&str; 18] = [
 /// positions give equal bytes and different ones different bytes; the move number and the line
 /// played are not part of a position.
 pub fn encode(board: &Board, out: &mut Vec<u8>) {
-    out.push(match board.side_to_move() {
-        Color::Black => 0,
-        Color::White => 1,
-    });
+    push_side(board, out);
     for color in [Color::Black, Color::White] {
         out.extend_from_slice(&board.hand(color)[..HAND_PIECES.len()]);
     }
-    for square in board.occupied() {
-        if let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) {
-            out.push(square as u8);
-            out.push(piece as u8 | if color == Color::White { 128 } else { 0 });
-        }
-    }
+    push_squares(board, out);
 }
 
 /// The exact bytes of a position's board and side to move, the hands left out: [`encode`]'s
 /// layout without its bytes 1–14. Equal for positions that differ only in their hands
 /// (one class of hand dominance), different otherwise.
 pub fn encode_class(board: &Board, out: &mut Vec<u8>) {
-    encode(board, out);
-    out.drain(1..1 + 2 * HAND_PIECES.len());
+    push_side(board, out);
+    push_squares(board, out);
+}
+
+/// [`encode`]'s byte 0: the side to move.
+fn push_side(board: &Board, out: &mut Vec<u8>) {
+    out.push(match board.side_to_move() {
+        Color::Black => 0,
+        Color::White => 1,
+    });
+}
+
+/// [`encode`]'s square and piece pairs.
+fn push_squares(board: &Board, out: &mut Vec<u8>) {
+    for square in board.occupied() {
+        if let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) {
+            out.push(square as u8);
+            out.push(piece as u8 | if color == Color::White { 128 } else { 0 });
+        }
+    }
 }
 
 /// The pieces of each kind neither on the board nor in a hand.

@@ -488,25 +488,25 @@ impl Tsume {
         notation::missing_pieces(self.board())
     }
 
-    /// A move's outcome when played here: the new board, its hash and the hands' part of it.
+    /// Plays a move on the top board of the stack, in place (the caller has pushed a copy of
+    /// the board it is played from): one board copy a ply, not two.
     #[inline]
-    fn child(&self, mv: Move) -> (Board, u64, u64) {
-        let (board, key, hands) = &self.boards[self.boards.len() - 1];
-        let (key, hands) = zobrist::keys_after(board, *key, *hands, mv);
-        let mut next = board.clone();
+    fn play_on_top(&mut self, mv: Move) {
+        let top = self.boards.len() - 1;
+        let (board, key, hands) = &mut self.boards[top];
+        (*key, *hands) = zobrist::keys_after(board, *key, *hands, mv);
         let victim = mv
             .is_discarding()
             .then(|| board.piece_on(mv.to()))
             .flatten();
-        next.play_unchecked(mv.to_haitaka());
+        board.play_unchecked(mv.to_haitaka());
         if let Some(victim) = victim {
             // The mate-length game's discarding capture: the piece leaves the game.
-            let mover = board.side_to_move();
+            let mover = !board.side_to_move();
             let kind = victim.unpromote();
-            let count = next.num_in_hand(mover, kind);
-            next.unchecked_set_hand(mover, kind, count.saturating_sub(1));
+            let count = board.num_in_hand(mover, kind);
+            board.unchecked_set_hand(mover, kind, count.saturating_sub(1));
         }
-        (next, key, hands)
     }
 }
 
@@ -556,8 +556,8 @@ impl Game for Tsume {
 
     #[inline]
     fn play(&mut self, mv: Move) {
-        let child = self.child(mv);
-        self.boards.push(child);
+        self.boards.extend_from_within(self.boards.len() - 1..);
+        self.play_on_top(mv);
         self.moves.push(mv);
     }
 

@@ -22,3 +22,12 @@ within=$(cargo run --quiet --release -p proofnum-tools --bin tsumesuite -- withi
     games/suites/tsume-open.jsonl --ids musou-077 --moves 6 --cap 30 --table-mib 64)
 echo "$within"
 grep -qP '^musou-077\t6\tproven\t' <<< "$within" || { echo "within: musou-077 not proven within 6 moves" >&2; exit 1; }
+# `tsumesuite explain`: musou-055 (record 11 plies) and musou-021 (21) have no mate within
+# their records; the walk names the record's White reply that is not the longest and the
+# replies that outlast it. cshogi checks each such reply (no mate within the plies the record
+# has left after it, counting every ply) and replays its mating line.
+defences=target/tsume-ci-defences.tsv
+cargo run --quiet --release -p proofnum-tools --bin tsumesuite -- explain \
+    games/suites/tsume-open.jsonl --ids musou-055,musou-021 --cap 30 --table-mib 64 \
+    --defences "$defences"
+"$venv/bin/python" scripts/tsume_explain_check.py "$defences" --expect 2

@@ -14,6 +14,10 @@
 //! # MateWithin(N) of proofnum_games::shogi::mate, for one length of one problem
 //! cargo run --release -p proofnum-tools --bin tsumesuite -- within games/suites/tsume-open.jsonl \
 //!     --ids musou-071 --moves 6
+//! # Where a record too short for its problem misses a longer defence (the record's line
+//! # walked with MateWithin; see explain.rs)
+//! cargo run --release -p proofnum-tools --bin tsumesuite -- explain games/suites/tsume-open.jsonl \
+//!     --ids musou-004 --cap 60
 //! ```
 //!
 //! Each problem ends in one verdict:
@@ -39,6 +43,7 @@
 //! verdict says `certified` when the check accepts it, and a rejected certificate fails the
 //! run like a wrong answer.
 
+mod explain;
 mod replay;
 
 use std::io::Write;
@@ -106,6 +111,21 @@ enum Command {
         /// Black's counted moves.
         #[arg(long)]
         moves: u32,
+    },
+    /// Where a record's main line misses a longer defence: for each problem with no mate
+    /// within its recorded length, the first White position of the record whose recorded reply
+    /// is not its longest, and the replies that outlast the record there (their kind and
+    /// length). `--cap` bounds each of the walk's searches.
+    Explain {
+        /// The suite (JSON lines with id, sfen, moves, solution_usi).
+        file: String,
+        #[command(flatten)]
+        common: Common,
+        /// Write each longer defence here as a tab-separated row (id, ply, reply, SFEN after
+        /// it, plies the record has left, plies the mate takes, mating line or `-`), for
+        /// `scripts/tsume_explain_check.py`.
+        #[arg(long)]
+        defences: Option<String>,
     },
 }
 
@@ -232,6 +252,11 @@ fn main() -> ExitCode {
             common,
             moves,
         } => within(&file, &common, moves),
+        Command::Explain {
+            file,
+            common,
+            defences,
+        } => explain_all(&file, &common, defences),
     };
     match result {
         Ok(code) => code,
@@ -452,6 +477,20 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
         |problem| common.tsume(problem),
         |problem, result, row| println!("{}\t{row}\t{}", problem.id, result.stats.max_depth),
     )
+}
+
+/// `explain`: [`explain::explain`] for every problem.
+fn explain_all(file: &str, common: &Common, defences: Option<String>) -> Result<ExitCode, String> {
+    let mut out = match &defences {
+        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?),
+        None => None,
+    };
+    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(4000, MAX_MOVES)];
+    for problem in &read_suite(file, common)? {
+        explain::explain(problem, common, &mut stack, out.as_mut())?;
+        let _ = std::io::stdout().flush();
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `within`: `MateWithin(moves)` for every problem, tab-separated rows.

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Checks `tsumesuite explain`'s longer defences with cshogi, a separate process.
+
+Reads the rows `tsumesuite explain --defences FILE` writes (id, ply, White's reply, the
+position after it as SFEN, the plies the record has left after it, the plies proofnum's mate
+takes after it, the mating line in USI or `-`) and puts each to cshogi (PyPI, GPL-3.0; shares
+no code with proofnum):
+
+- no mate within the record's plies left: cshogi's depth-limited df-pn (`cshogi.DfPn`) must
+  not find one. cshogi counts every ply, futile interpositions included, and proofnum's
+  lengths never count more, so a cshogi mate there contradicts proofnum's claim that the
+  reply outlasts the record;
+- the mating line, when given, must replay as a tsume mate of exactly the claimed plies
+  (`tsume_referee.referee`: every Black move a legal check, every White move legal, checkmate
+  at the end). A line is given for board-move replies only, whose position carries no free
+  capture of a futile interposition, so the line counts every ply as cshogi does.
+
+Prints a verdict a row; exits 1 on a contradiction, a bad line, or fewer rows than --expect.
+A cshogi search that runs out of nodes is reported, not failed: it is a second opinion.
+"""
+
+import argparse
+import sys
+
+import cshogi
+
+from tsume_referee import referee
+
+
+def mate_within(sfen: str, plies: int, nodes: int):
+    """True when cshogi mates within `plies`, False when it finds none, None when it ran out
+    of nodes."""
+    if plies <= 0:
+        return False
+    board = cshogi.Board(sfen)
+    search = cshogi.DfPn(plies, nodes)
+    if search.search(board):
+        return True
+    if search.searched_node >= nodes:
+        return None
+    return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("defences", help="the file tsumesuite explain --defences wrote")
+    parser.add_argument("--expect", type=int, default=1,
+                        help="fail unless at least this many rows arrive (default 1)")
+    parser.add_argument("--nodes", type=int, default=20_000_000, help="cshogi's nodes a search")
+    args = parser.parse_args()
+    seen = failed = 0
+    with open(args.defences, encoding="utf-8") as f:
+        for row in f:
+            if not row.strip():
+                continue
+            fields = row.rstrip("\n").split("\t")
+            if len(fields) != 7:
+                print(f"FAIL malformed row: {row[:80]!r}")
+                failed += 1
+                continue
+            problem, ply, reply, sfen, left, plies, line = fields
+            seen += 1
+            name = f"{problem} ply {ply} {reply}"
+            within = mate_within(sfen, int(left), args.nodes)
+            if within:
+                print(f"FAIL {name}: cshogi mates within the record's {left} plies left")
+                failed += 1
+                continue
+            if line != "-":
+                moves = line.split()
+                error = referee(sfen, moves)
+                if error is None and len(moves) != int(plies):
+                    error = f"the line has {len(moves)} plies, not the {plies} claimed"
+                if error is not None:
+                    print(f"FAIL {name}: {error}")
+                    failed += 1
+                    continue
+            searched = "out of nodes" if within is None else "no mate"
+            checked = f"line of {plies} plies replayed" if line != "-" else "no line given"
+            print(f"ok   {name}: within the record's {left} plies left cshogi: {searched}; "
+                  f"{checked}")
+    print(f"{seen} defences checked, {failed} failed")
+    if seen < args.expect:
+        print(f"FAIL: {args.expect} rows expected, {seen} arrived")
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -26,23 +26,15 @@ search that runs out of nodes is reported, not failed.
 import argparse
 import sys
 
-import cshogi
-
-from tsume_referee import referee
+import tsume_lengths
+from tsume_referee import finish, referee, tsv_rows
 
 
 def mate_within(sfen: str, plies: int, nodes: int):
-    """(True, its line) when cshogi mates within `plies`, (False, []) when it finds none,
-    (None, []) when it ran out of nodes."""
+    """`tsume_lengths.mate_within`, with no mate within zero plies."""
     if plies <= 0:
         return False, []
-    board = cshogi.Board(sfen)
-    search = cshogi.DfPn(plies, nodes)
-    if search.search(board):
-        return True, [cshogi.move_to_usi(m) for m in search.get_pv(board)]
-    if search.searched_node >= nodes:
-        return None, []
-    return False, []
+    return tsume_lengths.mate_within(sfen, plies, nodes)
 
 
 def main() -> int:
@@ -54,12 +46,8 @@ def main() -> int:
     args = parser.parse_args()
     seen = failed = 0
     with open(args.defences, encoding="utf-8") as f:
-        for row in f:
-            if not row.strip():
-                continue
-            fields = row.rstrip("\n").split("\t")
-            if len(fields) != 7:
-                print(f"FAIL malformed row: {row[:80]!r}")
+        for fields in tsv_rows(f, 7):
+            if fields is None:
                 failed += 1
                 continue
             problem, ply, reply, sfen, left, plies, line = fields
@@ -87,11 +75,7 @@ def main() -> int:
                        if line != "-" else "no line given")
             print(f"ok   {name}: within the record's {left} plies left cshogi: {searched}; "
                   f"{checked}")
-    print(f"{seen} defences checked, {failed} failed")
-    if seen < args.expect:
-        print(f"FAIL: {args.expect} rows expected, {seen} arrived")
-        return 1
-    return 1 if failed else 0
+    return finish(seen, failed, args.expect, "defences checked", "rows")
 
 
 if __name__ == "__main__":

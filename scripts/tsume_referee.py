@@ -41,12 +41,8 @@ def main() -> int:
                         help="fail unless at least this many lines arrive (default 1)")
     args = parser.parse_args()
     seen = failed = 0
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        fields = line.rstrip("\n").split("\t")
-        if len(fields) != 3:
-            print(f"FAIL malformed line: {line[:80]!r}")
+    for fields in tsv_rows(sys.stdin, 3):
+        if fields is None:
             failed += 1
             continue
         problem, sfen, moves = fields
@@ -57,9 +53,28 @@ def main() -> int:
         else:
             print(f"FAIL {problem}: {error}")
             failed += 1
-    print(f"{seen} lines refereed, {failed} failed")
-    if seen < args.expect:
-        print(f"FAIL: {args.expect} lines expected, {seen} arrived")
+    return finish(seen, failed, args.expect, "lines refereed", "lines")
+
+
+def tsv_rows(lines, width: int):
+    """The tab-separated rows of `lines`, blank ones skipped: each a list of `width` fields,
+    or None for a row of another width (printed as a failure)."""
+    for line in lines:
+        if not line.strip():
+            continue
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) != width:
+            print(f"FAIL malformed row: {line[:80]!r}")
+            yield None
+        else:
+            yield fields
+
+
+def finish(seen: int, failed: int, expect: int, done: str, items: str) -> int:
+    """Prints the summary; the exit code: 1 when any failed or fewer than `expect` arrived."""
+    print(f"{seen} {done}, {failed} failed")
+    if seen < expect:
+        print(f"FAIL: {expect} {items} expected, {seen} arrived")
         return 1
     return 1 if failed else 0
 

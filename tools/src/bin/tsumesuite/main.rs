@@ -115,7 +115,8 @@ enum Command {
     /// Where a record's main line misses a longer defence: for each problem with no mate
     /// within its recorded length, the first White position of the record whose recorded reply
     /// is not its longest, and the replies that outlast the record there (their kind and
-    /// length). `--cap` bounds each of the walk's searches.
+    /// length). `--cap` bounds each of the walk's searches; a problem it cannot explain is
+    /// reported on standard error and makes the exit code 1.
     Explain {
         /// The suite (JSON lines with id, sfen, moves, solution_usi).
         file: String,
@@ -486,11 +487,21 @@ fn explain_all(file: &str, common: &Common, defences: Option<String>) -> Result<
         None => None,
     };
     let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(4000, MAX_MOVES)];
+    // A problem the walk cannot explain (a record's move that is not legal, searches that
+    // disagree) is reported and the others still run; the exit code says so.
+    let mut failed = 0;
     for problem in &read_suite(file, common)? {
-        explain::explain(problem, common, &mut stack, out.as_mut())?;
+        if let Err(e) = explain::explain(problem, common, &mut stack, out.as_mut()) {
+            eprintln!("error: {e}");
+            failed += 1;
+        }
         let _ = std::io::stdout().flush();
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// `within`: `MateWithin(moves)` for every problem, tab-separated rows.

@@ -3,14 +3,15 @@
 
 Reads the rows `tsumesuite explain --defences FILE` writes (id, ply, White's reply, the
 position after it as SFEN, the plies the record has left after it, the plies proofnum's mate
-takes after it, the mating line in USI or `-`) and puts each to cshogi (PyPI, GPL-3.0; shares
-no code with proofnum):
+takes after it or `-`, the mating line in USI, `-` or `?`) and puts each to cshogi (PyPI,
+GPL-3.0; shares no code with proofnum):
 
 - no mate within the record's plies left: cshogi's depth-limited df-pn (`cshogi.DfPn`) must
   not find one. cshogi counts every ply, futile interpositions included, and proofnum's
   lengths never count more, so a cshogi mate there contradicts proofnum's claim that the
   reply outlasts the record;
-- the mating line, when given, must replay as a tsume mate
+- a board-move reply must come with its mating line (`?` where proofnum's search for it
+  stopped at a limit), which must replay as a tsume mate
   (`tsume_referee.referee`: every Black move a legal check, every White move legal, checkmate
   at the end), no shorter than the claimed plies: it shows White's futile interpositions and
   their captures, which the claim does not count, so it may be longer. A line is given for
@@ -59,20 +60,28 @@ def main() -> int:
                       f"{' '.join(pv)}")
                 failed += 1
                 continue
-            if line != "-":
+            drop = "*" in reply
+            if line == "-" and not drop:
+                print(f"FAIL {name}: a board-move reply without its line")
+                failed += 1
+                continue
+            if line not in ("-", "?"):
                 moves = line.split()
                 error = referee(sfen, moves)
                 # The line shows futile interpositions and their captures, which the claimed
                 # length does not count: never shorter than the claim, longer only so.
-                if error is None and len(moves) < int(plies):
+                if error is None and plies != "-" and len(moves) < int(plies):
                     error = f"the line has {len(moves)} plies, fewer than the {plies} claimed"
                 if error is not None:
                     print(f"FAIL {name}: {error}")
                     failed += 1
                     continue
+                checked = f"line of {len(moves)} plies replayed (claimed {plies})"
+            elif line == "?":
+                checked = "no line (proofnum's search for it stopped at a limit)"
+            else:
+                checked = "no line (a drop)"
             searched = "out of nodes" if within is None else "no mate"
-            checked = (f"line of {len(line.split())} plies replayed (claimed {plies})"
-                       if line != "-" else "no line given")
             print(f"ok   {name}: within the record's {left} plies left cshogi: {searched}; "
                   f"{checked}")
     return finish(seen, failed, args.expect, "defences checked", "rows")

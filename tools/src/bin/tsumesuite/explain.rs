@@ -19,8 +19,8 @@ use std::io::Write;
 use std::time::Instant;
 
 use haitaka::{Color, Piece};
-use proofnum::{Dfpn, Game, Limits, MoveList, Player, Status, Table};
-use proofnum_games::shogi::mate::{MateConfig, MateWithin, solve_tsume};
+use proofnum::{Dfpn, Game, Limits, MoveList, Player, Reason, Status, Table};
+use proofnum_games::shogi::mate::{Exactness, MateConfig, MateWithin, solve_tsume};
 use proofnum_games::shogi::{MAX_MOVES, Move, Tsume};
 
 use super::{Common, Problem};
@@ -53,23 +53,37 @@ impl Searcher<'_> {
     }
 
     /// The fewest Black moves that mate from `within`'s position (Black to move), from its
-    /// budget up to `most`; `None` when none within `most` is proven (a limit or no mate).
-    fn fewest_moves(&mut self, within: &mut MateWithin, most: u32) -> Option<u32> {
+    /// budget up to `most`.
+    fn fewest_moves(&mut self, within: &mut MateWithin, most: u32) -> Fewest {
         let first = within.budget();
+        let mut found = Fewest::NoneWithin(most);
         for moves in first..=most {
             within.set_budget(moves);
             match self.settle(within) {
                 Status::Proven => {
-                    within.set_budget(first);
-                    return Some(moves);
+                    found = Fewest::Moves(moves);
+                    break;
                 }
                 Status::Disproven => {}
-                Status::Unknown(_) => break,
+                Status::Unknown(reason) => {
+                    found = Fewest::Limit(reason);
+                    break;
+                }
             }
         }
         within.set_budget(first);
-        None
+        found
     }
+}
+
+/// What [`Searcher::fewest_moves`] found.
+enum Fewest {
+    /// Black mates in this many moves and no fewer.
+    Moves(u32),
+    /// No mate within this many moves.
+    NoneWithin(u32),
+    /// A search stopped at a limit before either.
+    Limit(Reason),
 }
 
 /// What kind of reply a White move to a check is.
@@ -104,6 +118,14 @@ pub(super) fn explain(
         cap_s: common.cap_s,
         mid_calls: 0,
     };
+    if problem.solution.len() != problem.plies as usize {
+        return Err(format!(
+            "{}: the record's line has {} plies, its length says {}",
+            problem.id,
+            problem.solution.len(),
+            problem.plies
+        ));
+    }
     let record_moves = problem.plies.div_ceil(2);
     let mut within = MateWithin::new(common.tsume(problem)?, record_moves);
     let id = &problem.id;
@@ -155,7 +177,7 @@ pub(super) fn explain(
         within.undo(mv);
         println!(
             "  still none after ply {}; at ply {ply} White's recorded {text} {shown} allows a \
-             mate within the record, and these replies do not:",
+             mate within the record; the replies that do not, or that stay open:",
             ply - 1
         );
         let at = Walked {
@@ -186,10 +208,13 @@ struct Walked<'a> {
 }
 
 /// At White's position where the walk stopped, every other reply after which Black cannot
-/// mate within the record's moves, with how many plies it lasts; each written to `defences`
-/// too when given, a tab-separated row (id, ply, the reply in USI, the position after it as
-/// SFEN, the plies the record has left after it, the plies the mate takes after it, the
-/// mating line in USI or `-`) for an external check (`scripts/tsume_explain_check.py`).
+/// mate within the record's moves, with how many plies it lasts, and the replies the searches
+/// left open; each reply shown to outlast the record is written to `defences` too when given,
+/// a tab-separated row for an external check (`scripts/tsume_explain_check.py`): id, ply, the
+/// reply in USI, the position after it as SFEN, the plies the record has left after it, the
+/// plies the mate takes after it (`-` when a limit or `--cap` left it unsettled), the mating
+/// line in USI (`-` for a drop, whose position carries a free capture the line cannot show;
+/// `?` when a limit stopped the line's search).
 fn longer_replies(
     searcher: &mut Searcher<'_>,
     within: &mut MateWithin,
@@ -200,71 +225,100 @@ fn longer_replies(
     let mut replies = MoveList::new(&mut storage);
     within.generate_moves(&mut replies);
     let replies: Vec<Move> = replies.as_slice().to_vec();
-    let mut found = 0;
+    let (mut found, mut open) = (0, 0);
     for reply in replies.into_iter().filter(|&r| r != at.record) {
         let kind = reply_kind(within, reply);
         let usi = within.tsume().usi(reply);
         let shown = format!("{usi} {}", within.tsume().japanese_line(&[reply]));
         within.play(reply);
-        let status = searcher.settle(within);
-        let line = match status {
-            Status::Proven => None,
-            Status::Unknown(reason) => Some(format!("open ({reason})")),
+        let outcome = match searcher.settle(within) {
+            Status::Proven => Ok(None),
+            Status::Unknown(reason) => {
+                open += 1;
+                Ok(Some(format!("open ({reason})")))
+            }
             Status::Disproven => {
                 found += 1;
-                // Black's moves from here, at most a dozen more than the record left.
-                let most = within.budget() + 12;
-                Some(match searcher.fewest_moves(within, most) {
-                    Some(moves) => {
-                        let plies = at.ply + 2 * moves - 1;
-                        let mut text = format!(
-                            "mate in {moves} more Black moves: {plies} plies in all, the record \
-                             {}",
-                            at.record_plies
-                        );
-                        let mut usi_line = String::from("-");
-                        if !reply.is_drop() {
-                            let (shown, line) = mating_line(within, moves, searcher.cap_s)?;
-                            text.push_str(&shown);
-                            usi_line = line.unwrap_or(usi_line);
-                        }
-                        if let Some(file) = defences.as_deref_mut() {
-                            writeln!(
-                                file,
-                                "{}\t{}\t{usi}\t{}\t{}\t{}\t{usi_line}",
-                                at.id,
-                                at.ply,
-                                within.tsume().sfen(),
-                                at.record_plies - at.ply,
-                                2 * moves - 1
-                            )
-                            .map_err(|e| format!("--defences: {e}"))?;
-                        }
-                        text
-                    }
-                    None => format!("no mate within {most} more Black moves shown"),
-                })
+                outlasting(searcher, within, at, reply, &usi, defences.as_deref_mut()).map(Some)
             }
         };
         within.undo(reply);
-        if let Some(line) = line {
+        if let Some(line) = outcome? {
             println!("    {shown} ({kind}): {line}");
         }
     }
     if found == 0 {
-        return Err(format!(
-            "{}: no reply outlasts the record where the walk says one must",
-            at.id
-        ));
+        if open == 0 {
+            return Err(format!(
+                "{}: no reply outlasts the record where the walk says one must",
+                at.id
+            ));
+        }
+        println!("    no reply shown to outlast the record: {open} open within the limits");
     }
     Ok(())
+}
+
+/// A reply after which Black cannot mate within the record's moves (`within` is after it):
+/// how long it lasts, its row written to `defences`.
+fn outlasting(
+    searcher: &mut Searcher<'_>,
+    within: &mut MateWithin,
+    at: &Walked<'_>,
+    reply: Move,
+    usi: &str,
+    defences: Option<&mut std::fs::File>,
+) -> Result<String, String> {
+    // Black's moves from here, at most a dozen more than the record left.
+    let most = within.budget() + 12;
+    let (text, plies, line) = match searcher.fewest_moves(within, most) {
+        Fewest::Moves(moves) => {
+            let mut text = format!(
+                "mate in {moves} more Black moves: {} plies in all, the record {}",
+                at.ply + 2 * moves - 1,
+                at.record_plies
+            );
+            let line = if reply.is_drop() {
+                "-".to_string()
+            } else {
+                let (shown, line) = mating_line(within, moves, searcher.cap_s)?;
+                text.push_str(&shown);
+                line.unwrap_or_else(|| "?".to_string())
+            };
+            (text, (2 * moves - 1).to_string(), line)
+        }
+        Fewest::NoneWithin(most) => (
+            format!("no mate within {most} more Black moves (disproven)"),
+            "-".to_string(),
+            "?".to_string(),
+        ),
+        Fewest::Limit(reason) => (
+            format!("outlasts the record; its length search stopped ({reason})"),
+            "-".to_string(),
+            "?".to_string(),
+        ),
+    };
+    if let Some(file) = defences {
+        writeln!(
+            file,
+            "{}\t{}\t{usi}\t{}\t{}\t{plies}\t{line}",
+            at.id,
+            at.ply,
+            within.tsume().sfen(),
+            at.record_plies - at.ply,
+        )
+        .map_err(|e| format!("--defences: {e}"))?;
+    }
+    Ok(text)
 }
 
 /// The mating line from `within`'s position (Black to move, no free capture pending: the
 /// reply before it was a board move), by `solve_tsume` on that position alone, and Black's
 /// hand where it ends: whether the longer defence ends with pieces left over (駒余り), which
-/// the 2手長駒余り convention weighs. Its length is checked against the walk's `moves`. The
-/// line shows futile interpositions and their captures (module docs of
+/// the 2手長駒余り convention weighs. The line is a longest defence against a shortest mate
+/// only when that search shows its length exact; a limit leaves no line (`None`), and an
+/// exact length other than the walk's `moves` is an error (the searches disagree). The line
+/// shows futile interpositions and their captures (module docs of
 /// `proofnum_games::shogi::mate`), which leave pieces in hand that a composer's main line
 /// would not.
 fn mating_line(
@@ -279,12 +333,19 @@ fn mating_line(
         ..MateConfig::default()
     };
     let report = solve_tsume(&mut tsume, &config);
-    if report.status != Status::Proven || report.mate_moves != Some(moves) {
+    if report.status != Status::Proven || report.exactness != Exactness::Exact {
         let shown = format!(
-            "; from {sfen} alone the length search says {:?} in {:?} moves",
-            report.status, report.mate_moves
+            "; no line: from {sfen} alone the length search ended {:?}, {}",
+            report.status, report.exactness
         );
         return Ok((shown, None));
+    }
+    if report.mate_moves != Some(moves) || !report.line_is_optimal {
+        return Err(format!(
+            "from {sfen}: the walk says mate in {moves}, the length search {:?} (optimal line: \
+             {})",
+            report.mate_moves, report.line_is_optimal
+        ));
     }
     let line = tsume.usi_line(&report.line);
     for &mv in &report.line {

@@ -315,9 +315,10 @@ fn outlasting(
 /// The mating line from `within`'s position (Black to move, no free capture pending: the
 /// reply before it was a board move), by `solve_tsume` on that position alone, and Black's
 /// hand where it ends: whether the longer defence ends with pieces left over (駒余り), which
-/// the 2手長駒余り convention weighs. The line is a longest defence against a shortest mate
-/// only when that search shows its length exact; a limit leaves no line (`None`), and an
-/// exact length other than the walk's `moves` is an error (the searches disagree). The line
+/// the 2手長駒余り convention weighs. The line is shown only when that search shows its length
+/// exact and the line a longest defence against a shortest mate; a limit leaves no line
+/// (`None`), and an exact length other than the walk's `moves` is an error (the searches
+/// disagree). The line
 /// shows futile interpositions and their captures (module docs of
 /// `proofnum_games::shogi::mate`), which leave pieces in hand that a composer's main line
 /// would not.
@@ -340,12 +341,15 @@ fn mating_line(
         );
         return Ok((shown, None));
     }
-    if report.mate_moves != Some(moves) || !report.line_is_optimal {
+    if report.mate_moves != Some(moves) {
         return Err(format!(
-            "from {sfen}: the walk says mate in {moves}, the length search {:?} (optimal line: \
-             {})",
-            report.mate_moves, report.line_is_optimal
+            "from {sfen}: the walk says mate in {moves}, the length search in {:?}",
+            report.mate_moves
         ));
+    }
+    if !report.line_is_optimal {
+        // The length is exact but the walk for a longest defence stopped at a limit.
+        return Ok(("; no line: its walk stopped at a limit".to_string(), None));
     }
     let line = tsume.usi_line(&report.line);
     for &mv in &report.line {

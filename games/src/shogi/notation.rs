@@ -641,7 +641,7 @@ impl Tsume {
 }
 
 /// A hand in KIF's words (`飛二　角　金`), `なし` when empty.
-fn hand_text(board: &Board, color: Color) -> String {
+pub fn hand_text(board: &Board, color: Color) -> String {
     let order = [5, 4, 6, 3, 2, 1, 0];
     let words: Vec<String> = order
         .iter()

@@ -21,6 +21,7 @@ use std::time::Instant;
 use haitaka::{Color, Piece};
 use proofnum::{Dfpn, Game, Limits, MoveList, Player, Reason, Status, Table};
 use proofnum_games::shogi::mate::{Exactness, MateConfig, MateWithin, solve_tsume};
+use proofnum_games::shogi::notation::hand_text;
 use proofnum_games::shogi::{MAX_MOVES, Move, Tsume};
 
 use super::{Common, Problem};
@@ -28,14 +29,14 @@ use super::{Common, Problem};
 /// df-pn and a table for the walk's searches: one table a problem, shared by its searches
 /// (entries of different budgets have different hashes, so sharing is sound and saves the
 /// subtrees the searches have in common).
-struct Searcher<'a> {
-    dfpn: Dfpn<'a, MateWithin>,
+struct Searcher<'a, 'm> {
+    dfpn: &'a mut Dfpn<'m, MateWithin>,
     table: Table<'a>,
     cap_s: f64,
     mid_calls: u64,
 }
 
-impl Searcher<'_> {
+impl Searcher<'_, '_> {
     /// Whether Black mates within the budget of `within`'s current position.
     fn settle(&mut self, within: &mut MateWithin) -> Status {
         let start = Instant::now();
@@ -102,19 +103,18 @@ fn reply_kind(within: &MateWithin, reply: Move) -> &'static str {
     }
 }
 
-/// Explains one problem: prints what the walk finds.
+/// Explains one problem with `dfpn` and a fresh table in `table_bytes`: prints what the walk
+/// finds.
 pub(super) fn explain(
     problem: &Problem,
     common: &Common,
-    stack: &mut [u8],
+    dfpn: &mut Dfpn<'_, MateWithin>,
+    table_bytes: &mut [u8],
     defences: Option<&mut std::fs::File>,
 ) -> Result<(), String> {
-    let mut table_bytes = proofnum_tools::timed_table_memory(common.table_mib << 20);
-    let max_plies = 4000;
     let mut searcher = Searcher {
-        dfpn: Dfpn::new(stack, max_plies, MAX_MOVES, common.dfpn())
-            .map_err(|e| format!("{e:?}"))?,
-        table: Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?,
+        dfpn,
+        table: Table::new(table_bytes).map_err(|e| format!("{e:?}"))?,
         cap_s: common.cap_s,
         mid_calls: 0,
     };
@@ -216,7 +216,7 @@ struct Walked<'a> {
 /// line in USI (`-` for a drop, whose position carries a free capture the line cannot show;
 /// `?` when a limit stopped the line's search).
 fn longer_replies(
-    searcher: &mut Searcher<'_>,
+    searcher: &mut Searcher<'_, '_>,
     within: &mut MateWithin,
     at: &Walked<'_>,
     mut defences: Option<&mut std::fs::File>,
@@ -262,7 +262,7 @@ fn longer_replies(
 /// A reply after which Black cannot mate within the record's moves (`within` is after it):
 /// how long it lasts, its row written to `defences`.
 fn outlasting(
-    searcher: &mut Searcher<'_>,
+    searcher: &mut Searcher<'_, '_>,
     within: &mut MateWithin,
     at: &Walked<'_>,
     reply: Move,
@@ -355,24 +355,7 @@ fn mating_line(
     for &mv in &report.line {
         tsume.play(mv);
     }
-    let end = tsume.sfen();
-    let hands = end.split(' ').nth(2).unwrap_or("-");
-    // SFEN hands: a count (when above one) before each piece letter, Black's upper case.
-    let (mut black, mut count) = (String::new(), String::new());
-    for c in hands.chars() {
-        if c.is_ascii_digit() {
-            count.push(c);
-        } else {
-            if c.is_ascii_uppercase() {
-                black.push_str(&count);
-                black.push(c);
-            }
-            count.clear();
-        }
-    }
-    let shown = format!(
-        "; line {line}; Black's hand at the end: {}",
-        if black.is_empty() { "empty" } else { &black }
-    );
+    let hand = hand_text(tsume.board(), Color::Black);
+    let shown = format!("; line {line}; Black's hand at the end: {hand}");
     Ok((shown, Some(line)))
 }

@@ -289,10 +289,7 @@ fn run(
         std::fs::create_dir_all(dir).map_err(|e| format!("--certificates {dir}: {e}"))?;
     }
     let (mut certified, mut rejected) = (0, 0);
-    let mut lines_out = match &lines {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?),
-        None => None,
-    };
+    let mut lines_out = create_file(lines.as_deref())?;
     println!(
         "{:<10} {:>6} {:>9} {:>11} {:>5} {:>8} {:>8} {:>12} {:>12} {:>6}  verdict",
         "problem",
@@ -480,18 +477,29 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
     )
 }
 
-/// `explain`: [`explain::explain`] for every problem.
+/// The deepest line the suite runners' df-pn searches (zukou-100 is 611 plies; the length
+/// game's futile captures add plies).
+const MAX_PLIES: usize = 4000;
+
+/// The file at `path` created for writing, when a path is given.
+fn create_file(path: Option<&str>) -> Result<Option<std::fs::File>, String> {
+    path.map(|path| std::fs::File::create(path).map_err(|e| format!("{path}: {e}")))
+        .transpose()
+}
+
+/// `explain`: [`explain::explain`] for every problem, in one table memory and one df-pn.
 fn explain_all(file: &str, common: &Common, defences: Option<String>) -> Result<ExitCode, String> {
-    let mut out = match &defences {
-        Some(path) => Some(std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?),
-        None => None,
-    };
-    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(4000, MAX_MOVES)];
+    let mut out = create_file(defences.as_deref())?;
+    let mut table_bytes = proofnum_tools::timed_table_memory(common.table_mib << 20);
+    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(MAX_PLIES, MAX_MOVES)];
+    let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, MAX_PLIES, MAX_MOVES, common.dfpn())
+        .map_err(|e| format!("{e:?}"))?;
     // A problem the walk cannot explain (a record's move that is not legal, searches that
     // disagree) is reported and the others still run; the exit code says so.
     let mut failed = 0;
     for problem in &read_suite(file, common)? {
-        if let Err(e) = explain::explain(problem, common, &mut stack, out.as_mut()) {
+        let result = explain::explain(problem, common, &mut dfpn, &mut table_bytes, out.as_mut());
+        if let Err(e) = result {
             eprintln!("error: {e}");
             failed += 1;
         }
@@ -529,9 +537,8 @@ fn each_problem<G: Game>(
 ) -> Result<ExitCode, String> {
     let problems = read_suite(file, common)?;
     let mut table_bytes = proofnum_tools::timed_table_memory(common.table_mib << 20);
-    let max_plies = 4000;
-    let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(max_plies, MAX_MOVES)];
-    let mut dfpn = Dfpn::<G>::new(&mut stack, max_plies, MAX_MOVES, common.dfpn())
+    let mut stack = vec![0u8; Dfpn::<G>::stack_bytes(MAX_PLIES, MAX_MOVES)];
+    let mut dfpn = Dfpn::<G>::new(&mut stack, MAX_PLIES, MAX_MOVES, common.dfpn())
         .map_err(|e| format!("{e:?}"))?;
     for problem in &problems {
         let mut position = game(problem)?;

@@ -10,7 +10,71 @@
 
 use std::time::{Duration, Instant};
 
-use proofnum::{Limits, Reason, Stats, Status};
+use proofnum::{Limits, Reason, Stats, Status, Table};
+
+/// The memory of a mate-length call (table, confirmation memo, search stack), allocated once
+/// and reused by every call given it: chess's [`solve_mate_in`](crate::chess::mate::solve_mate_in)
+/// and tsume-shogi's [`solve_tsume_in`](crate::shogi::mate::solve_tsume_in).
+///
+/// Why: a call that allocates its own memory pays for it every time, whatever the position
+/// asks: the table's first clearing reads all of it, and the system makes and zeroes every
+/// page (2 MiB huge pages for a table) that the call's stores and its stack first touch. On a
+/// mate in one or two that is nearly all of the call (tens of milliseconds for the default
+/// 64 MiB table, against microseconds of search). Over reused memory a call's table is the
+/// last call's with every entry made unreachable at once ([`Table::rekey`]: the searches
+/// mix a new salt into their keys, and the old entries, in an older generation, are replaced
+/// first), and its pages are already made.
+pub struct MateMemory {
+    table: Vec<u8>,
+    memo: Vec<u64>,
+    stack: Vec<u8>,
+    /// The table bytes hold a table made by [`Table::new`] (after the first call).
+    holds_table: bool,
+}
+
+impl MateMemory {
+    /// Memory of these sizes, lazily zeroed ([`proofnum::memory::table_memory`]: nothing is
+    /// touched until a search uses it).
+    pub(crate) fn with_sizes(table_bytes: usize, memo_words: usize, stack_bytes: usize) -> Self {
+        MateMemory {
+            table: proofnum::memory::table_memory(table_bytes),
+            memo: vec![0u64; memo_words],
+            stack: vec![0u8; stack_bytes],
+            holds_table: false,
+        }
+    }
+
+    /// Bytes of transposition table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Makes every page of the memory now ([`proofnum::memory::prefault`]), for a benchmark
+    /// that times the calls alone, as a peer that prepares its table before its clock starts.
+    pub fn prefault(&mut self) {
+        proofnum::memory::prefault(&mut self.table);
+        for page in self.memo.chunks_mut(4096 / 8) {
+            // An unknown value must be stored, as `prefault` stores one.
+            page[0] = std::hint::black_box(page[0]);
+        }
+        proofnum::memory::prefault(&mut self.stack);
+    }
+
+    /// The table (emptied on first use, afterwards the last call's made unreachable), the
+    /// confirmation memo and the stack; `None` when the table bytes are too few for a table.
+    pub(crate) fn parts(&mut self) -> Option<(Table<'_>, &mut [u64], &mut [u8])> {
+        let table = if self.holds_table {
+            let mut table = Table::attach(&mut self.table).ok()?;
+            table.rekey();
+            table
+        } else {
+            let table = Table::new(&mut self.table).ok()?;
+            self.holds_table = true;
+            table
+        };
+        Some((table, &mut self.memo, &mut self.stack))
+    }
+}
 
 /// How [`bisect`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,9 @@
 
 use cozy_chess::{Board, GameStatus};
 use proofnum::{Player, Status};
-use proofnum_games::chess::mate::{Exactness, MateConfig, MateReport, solve_mate};
+use proofnum_games::chess::mate::{
+    Exactness, MateConfig, MateMemory, MateReport, solve_mate, solve_mate_in,
+};
 use proofnum_games::chess::{Chess, Move};
 
 fn config() -> MateConfig {
@@ -165,4 +167,83 @@ fn the_fifty_move_rule_draws_a_mate_that_comes_too_late() {
     let off = solve_with(90, false);
     assert_eq!(off.status, Status::Proven);
     assert_eq!(off.mate_in, Some(7));
+}
+
+/// One `MateMemory` answers position after position as fresh memory does: each call's table is
+/// the last call's with its entries made unreachable, and nothing of a position solved before
+/// may leak into the next answer, not even the same position's under other rules (Morphy's
+/// problem is a mate in 2, but no mate by checks alone). The positions of the tests above,
+/// with their known answers, in two orders, twice over.
+#[test]
+fn one_memory_answers_position_after_position() {
+    // (FEN, attacker, checks only, the mate's N or none)
+    let positions: [(&str, Player, bool, Option<u32>); 8] = [
+        (
+            "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+            Player::Second,
+            false,
+            Some(1),
+        ),
+        (
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            Player::First,
+            false,
+            Some(1),
+        ),
+        (
+            "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+            Player::First,
+            false,
+            Some(2),
+        ),
+        (
+            "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+            Player::First,
+            true,
+            None,
+        ),
+        (
+            "1R6/5k2/8/3R1B2/3p2p1/6P1/P2P4/2B1K3 w - - 1 40",
+            Player::First,
+            false,
+            Some(3),
+        ),
+        (
+            "1nb1k1n1/7r/1ppp4/R2P3p/2p4P/2q1QK2/8/1Nb2BNR b - - 3 29",
+            Player::Second,
+            false,
+            Some(3),
+        ),
+        ("k7/8/1Q6/8/8/8/8/7K b - - 0 1", Player::First, false, None),
+        (
+            "6k1/6p1/8/7Q/8/8/qr4PP/7K w - - 0 1",
+            Player::First,
+            false,
+            None,
+        ),
+    ];
+    let mut memory = MateMemory::chess(&config());
+    let forward = positions.iter();
+    let backward = positions.iter().rev();
+    for &(fen, attacker, checks_only, n) in forward.clone().chain(backward).chain(forward) {
+        let mut chess = Chess::from_fen(fen).unwrap();
+        if checks_only {
+            chess = chess.with_checks_only(attacker);
+        }
+        let report = solve_mate_in(&mut memory, &mut chess, attacker, &config());
+        let context = format!("{fen}, checks only: {checks_only}");
+        match n {
+            Some(n) => {
+                assert_eq!(report.status, Status::Proven, "{context}");
+                assert_eq!(report.mate_in, Some(n), "{context}");
+                assert_eq!(report.exactness, Exactness::Exact, "{context}");
+                assert_eq!(report.line.len() as u32, 2 * n - 1, "{context}");
+                assert!(
+                    replay(fen, &report.line).0,
+                    "{context}: the line ends in mate"
+                );
+            }
+            None => assert_ne!(report.status, Status::Proven, "{context}"),
+        }
+    }
 }

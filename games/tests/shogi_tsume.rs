@@ -12,7 +12,7 @@ mod tsume_suite;
 use proofnum::{Dfpn, Game, Player, Status, Table};
 use proofnum_check::{CheckError, Fault, Record};
 use proofnum_games::shogi::mate::{
-    Exactness, MateConfig, MateWithin, solve_tsume, solve_tsume_with,
+    Exactness, MateConfig, MateMemory, MateWithin, solve_tsume, solve_tsume_in, solve_tsume_with,
 };
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Move, Tsume};
 
@@ -281,5 +281,45 @@ fn a_tsume_certificate_with_dominance_records_checks() {
             ..
         }) => {}
         other => panic!("the rules alone accepted dominance records: {other:?}"),
+    }
+}
+
+/// One `MateMemory` answers problem after problem as fresh memory does (each call's table is
+/// the last call's with its entries made unreachable): the positions above whose answers are
+/// known by hand and two short problems of the suite whose recorded lengths are exact (the
+/// records; `tsumesuite within` shows no mate two plies shorter), in two orders, twice over.
+#[test]
+fn one_memory_answers_problem_after_problem() {
+    let suite = tsume_suite::problems();
+    let record = |id: &str| suite.iter().find(|p| p.id == id).unwrap().sfen.clone();
+    // (SFEN, plies of the mate or none)
+    let problems = [
+        (
+            "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1".to_string(),
+            Some(1),
+        ),
+        (FUTILE.to_string(), Some(1)),
+        ("4k4/9/9/9/9/9/9/9/9 b P2r2b4g4s4n4l17p 1".to_string(), None),
+        (
+            "8k/9/6NG1/9/9/9/9/9/9 b P2r2b3g4s3n4l17p 1".to_string(),
+            None,
+        ),
+        (record("musou-077"), Some(11)),
+        (record("zukou-034"), Some(17)),
+    ];
+    let mut memory = MateMemory::tsume(&CONFIG);
+    let forward = problems.iter();
+    let backward = problems.iter().rev();
+    for (sfen, plies) in forward.clone().chain(backward).chain(forward) {
+        let mut tsume = Tsume::from_sfen(sfen).unwrap();
+        let report = solve_tsume_in(&mut memory, &mut tsume, &CONFIG);
+        match plies {
+            Some(plies) => {
+                assert_eq!(report.status, Status::Proven, "{sfen}");
+                assert_eq!(report.plies(), Some(*plies), "{sfen}");
+                assert_eq!(report.exactness, Exactness::Exact, "{sfen}");
+            }
+            None => assert_eq!(report.status, Status::Disproven, "{sfen}"),
+        }
     }
 }

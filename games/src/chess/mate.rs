@@ -44,6 +44,7 @@ use proofnum::{
 };
 
 use super::{Chess, Knowledge, MAX_MOVES, Move};
+pub use crate::mate_length::MateMemory;
 use crate::mate_length::{Budget, Ending, bisect};
 
 /// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
@@ -312,34 +313,65 @@ pub fn solve_mate_with(
     config: &MateConfig,
     certificate: Option<&mut dyn Sink>,
 ) -> MateReport {
+    let mut memory = MateMemory::chess(config);
+    solve_mate_in_with(&mut memory, chess, attacker, config, certificate)
+}
+
+/// [`solve_mate`] in `memory`, reused from call to call (see [`MateMemory`]): for a program
+/// that asks about many positions, most of them quick. The memory's sizes stand in for
+/// `config.table_bytes`; a stack too small for `config.max_plies` is reported as
+/// [`Reason::MemoryLimit`].
+pub fn solve_mate_in(
+    memory: &mut MateMemory,
+    chess: &mut Chess,
+    attacker: Player,
+    config: &MateConfig,
+) -> MateReport {
+    solve_mate_in_with(memory, chess, attacker, config, None)
+}
+
+/// [`solve_mate_with`] in `memory` (see [`solve_mate_in`]).
+pub fn solve_mate_in_with(
+    memory: &mut MateMemory,
+    chess: &mut Chess,
+    attacker: Player,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> MateReport {
     // The attacker's knowledge for the attacker only: the defender's mates in one are rare (the
     // search finds them a ply later; 10 to 24% less time on chess-mates-random.epd), and the
     // flight-square estimate measures the attacker's task (the guide's chess chapter).
     let previous_attacker = chess.attacker();
     chess.set_attacker(Some(attacker));
-    let report = solve_mate_inner(chess, attacker, config, certificate);
+    let report = solve_mate_inner(memory, chess, attacker, config, certificate);
     chess.set_attacker(previous_attacker);
     report
+}
+
+impl MateMemory {
+    /// Memory for [`solve_mate_in`] with `config`: its table, a confirmation memo of a
+    /// quarter of that, a stack for `config.max_plies`.
+    pub fn chess(config: &MateConfig) -> MateMemory {
+        MateMemory::with_sizes(
+            config.table_bytes,
+            config.table_bytes / MEMO_SHARE_OF_TABLE / 8,
+            Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)
+                .max(Dfpn::<MateWithin>::stack_bytes(config.max_plies, MAX_MOVES)),
+        )
+    }
 }
 
 /// The confirmation walks' memory, as a share of the table's bytes.
 const MEMO_SHARE_OF_TABLE: usize = 4;
 
 fn solve_mate_inner(
+    memory: &mut MateMemory,
     chess: &mut Chess,
     attacker: Player,
     config: &MateConfig,
     certificate: Option<&mut dyn Sink>,
 ) -> MateReport {
     let start = Instant::now();
-    let mut table_bytes = proofnum::memory::table_memory(config.table_bytes);
-    let memo_words = if config.confirm || certificate.is_some() {
-        config.table_bytes / MEMO_SHARE_OF_TABLE / 8
-    } else {
-        0
-    };
-    let mut memo = vec![0u64; memo_words];
-    let mut stack = vec![0u8; Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)];
     let mut budget = Budget {
         start,
         max_time: config.max_time,
@@ -356,19 +388,19 @@ fn solve_mate_inner(
         certificate_records: None,
         elapsed: Duration::ZERO,
     };
-    let Ok(mut table) = Table::new(&mut table_bytes) else {
+    let Some((mut table, memo, stack)) = memory.parts() else {
         return report;
     };
 
     // The proof in chess, and its line's length as the first guess.
     let guess = {
-        let Ok(mut dfpn) = Dfpn::<Chess>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+        let Ok(mut dfpn) = Dfpn::<Chess>::new(stack, config.max_plies, MAX_MOVES, config.dfpn)
         else {
             return report;
         };
         let result = budget.with_limits(|limits| {
             if config.confirm {
-                dfpn.solve_confirmed(chess, attacker, &mut table, &mut memo, limits)
+                dfpn.solve_confirmed(chess, attacker, &mut table, memo, limits)
             } else {
                 dfpn.solve(chess, attacker, &mut table, limits)
             }
@@ -389,7 +421,7 @@ fn solve_mate_inner(
                     attacker,
                     result.status,
                     &mut table,
-                    &mut memo,
+                    memo,
                     "chess",
                     sink,
                     limits,
@@ -424,10 +456,11 @@ fn solve_mate_inner(
             .max(1)
     };
 
-    // Mate within k: up from the guess to a proof, then down to a disproof.
-    table.clear();
-    let Ok(mut dfpn) =
-        Dfpn::<MateWithin>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+    // Mate within k: up from the guess to a proof, then down to a disproof, on the proof's
+    // table with its entries made unreachable at once (the bounded game's positions are not
+    // the proof's; clearing read all of the table: most of a short mate's time).
+    table.rekey();
+    let Ok(mut dfpn) = Dfpn::<MateWithin>::new(stack, config.max_plies, MAX_MOVES, config.dfpn)
     else {
         report.exactness = Exactness::Unknown(Reason::MemoryLimit);
         return report;
@@ -444,7 +477,7 @@ fn solve_mate_inner(
             within.budget = k;
             let result = budget.with_limits(|limits| {
                 if confirm_each {
-                    dfpn.solve_confirmed(&mut within, attacker, &mut table, &mut memo, limits)
+                    dfpn.solve_confirmed(&mut within, attacker, &mut table, memo, limits)
                 } else {
                     dfpn.solve(&mut within, attacker, &mut table, limits)
                 }
@@ -477,7 +510,7 @@ fn solve_mate_inner(
             let Some(k) = k else { continue };
             within.budget = k;
             let v = budget.with_limits(|limits| {
-                dfpn.verify(&mut within, attacker, claim, &mut table, &mut memo, limits)
+                dfpn.verify(&mut within, attacker, claim, &mut table, memo, limits)
             });
             let walked = Stats {
                 confirm_nodes: v.stats.nodes + v.stats.search_nodes,

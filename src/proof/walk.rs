@@ -377,7 +377,7 @@ impl<G: Game> Dfpn<'_, G> {
             return Entered::Leaf(Walk::Holds(node, NO_REP));
         }
         let first = first_child as usize;
-        if first + n > self.children.len() {
+        if !self.children.reserve(first + n) {
             return Entered::Error(Reason::DepthLimit);
         }
         let winner_to_move = w.winner_to_move(mover);

@@ -54,7 +54,7 @@ use clap::{Parser, Subcommand};
 use proofnum::certificate::Sink;
 use proofnum::{Dfpn, DfpnConfig, Game, Limits, Player, SearchResult, Status, Table};
 use proofnum_games::shogi::mate::{
-    Exactness, MateConfig, MateWithin, TsumeReport, solve_tsume_with,
+    Exactness, MateConfig, MateMemory, MateWithin, TsumeReport, solve_tsume_in_with,
 };
 use proofnum_games::shogi::{Knowledge, MAX_MOVES, Tsume};
 
@@ -306,6 +306,9 @@ fn run(
     let (mut solved, mut wrong, mut disputed, mut unknown) = (0, 0, 0, 0);
     let (mut equal, mut shorter, mut longer, mut bounded) = (0, 0, 0, 0);
     let (mut proof_seconds, mut total_seconds) = (0.0, 0.0);
+    // One memory for every problem, made (and prefaulted) before the first clock starts, as
+    // `prove` makes its table.
+    let mut memory: Option<MateMemory> = None;
     for problem in &problems {
         let mut tsume = common.tsume(problem)?;
         let config = MateConfig {
@@ -320,7 +323,13 @@ fn run(
             .as_ref()
             .map(|dir| std::path::Path::new(dir).join(format!("{}.cert", problem.id)));
         let mut bytes = cert_path.as_ref().map(|_| Vec::<u8>::new());
-        let report = solve_tsume_with(
+        let memory = memory.get_or_insert_with(|| {
+            let mut memory = MateMemory::tsume(&config);
+            memory.prefault();
+            memory
+        });
+        let report = solve_tsume_in_with(
+            memory,
             &mut tsume,
             &config,
             bytes.as_mut().map(|b| b as &mut dyn Sink),

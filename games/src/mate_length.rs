@@ -76,6 +76,17 @@ impl MateMemory {
     }
 }
 
+impl std::fmt::Debug for MateMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MateMemory")
+            .field("table_bytes", &self.table.len())
+            .field("memo_bytes", &(self.memo.len() * 8))
+            .field("stack_bytes", &self.stack.len())
+            .field("holds_table", &self.holds_table)
+            .finish()
+    }
+}
+
 /// How [`bisect`] ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ending {

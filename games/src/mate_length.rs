@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 
 use proofnum::{Limits, Reason, Stats, Status, Table};
 
+/// The confirmation walks' memory, as a share of the table's bytes.
+const MEMO_SHARE_OF_TABLE: usize = 4;
+
 /// The memory of a mate-length call (table, confirmation memo, search stack), allocated once
 /// and reused by every call given it: chess's [`solve_mate_in`](crate::chess::mate::solve_mate_in)
 /// and tsume-shogi's [`solve_tsume_in`](crate::shogi::mate::solve_tsume_in).
@@ -33,12 +36,13 @@ pub struct MateMemory {
 }
 
 impl MateMemory {
-    /// Memory of these sizes, lazily zeroed ([`proofnum::memory::table_memory`]: nothing is
-    /// touched until a search uses it).
-    pub(crate) fn with_sizes(table_bytes: usize, memo_words: usize, stack_bytes: usize) -> Self {
+    /// Memory of these sizes and a confirmation memo of [`MEMO_SHARE_OF_TABLE`] of the table,
+    /// lazily zeroed ([`proofnum::memory::table_memory`]: nothing is touched until a search
+    /// uses it).
+    pub(crate) fn with_sizes(table_bytes: usize, stack_bytes: usize) -> Self {
         MateMemory {
             table: proofnum::memory::table_memory(table_bytes),
-            memo: vec![0u64; memo_words],
+            memo: vec![0u64; table_bytes / MEMO_SHARE_OF_TABLE / 8],
             stack: vec![0u8; stack_bytes],
             holds_table: false,
         }

@@ -349,20 +349,16 @@ pub fn solve_mate_in_with(
 }
 
 impl MateMemory {
-    /// Memory for [`solve_mate_in`] with `config`: its table, a confirmation memo of a
-    /// quarter of that, a stack for `config.max_plies`.
+    /// Memory for [`solve_mate_in`] with `config`: its table, the confirmation memo, a stack
+    /// for `config.max_plies`.
     pub fn chess(config: &MateConfig) -> MateMemory {
         MateMemory::with_sizes(
             config.table_bytes,
-            config.table_bytes / MEMO_SHARE_OF_TABLE / 8,
             Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)
                 .max(Dfpn::<MateWithin>::stack_bytes(config.max_plies, MAX_MOVES)),
         )
     }
 }
-
-/// The confirmation walks' memory, as a share of the table's bytes.
-const MEMO_SHARE_OF_TABLE: usize = 4;
 
 fn solve_mate_inner(
     memory: &mut MateMemory,

@@ -439,9 +439,6 @@ pub fn solve_tsume(tsume: &mut Tsume, config: &MateConfig) -> TsumeReport {
     solve_tsume_with(tsume, config, None)
 }
 
-/// The confirmation walks' memory, as a share of the table's bytes.
-const MEMO_SHARE_OF_TABLE: usize = 4;
-
 /// [`solve_tsume`], writing the proof (or the disproof) into `certificate` as a proof
 /// certificate (`proofnum::certificate`, game name `shogi`), walked in tsume-shogi with its
 /// rules and hand dominance alone ([`Knowledge::CERTIFICATE`]: no mate in one, every check in
@@ -470,12 +467,11 @@ pub fn solve_tsume_in(
 }
 
 impl MateMemory {
-    /// Memory for [`solve_tsume_in`] with `config`: its table, a confirmation memo of a
-    /// quarter of that, a stack for `config.max_plies`.
+    /// Memory for [`solve_tsume_in`] with `config`: its table, the confirmation memo, a stack
+    /// for `config.max_plies`.
     pub fn tsume(config: &MateConfig) -> MateMemory {
         MateMemory::with_sizes(
             config.table_bytes,
-            config.table_bytes / MEMO_SHARE_OF_TABLE / 8,
             Dfpn::<Tsume>::stack_bytes(config.max_plies, MAX_MOVES)
                 .max(Dfpn::<MateWithin>::stack_bytes(config.max_plies, MAX_MOVES)),
         )

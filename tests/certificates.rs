@@ -4,6 +4,8 @@
 //! buggy writer or a damaged file would spoil them are rejected with the reason.
 
 mod common;
+#[path = "common/reached.rs"]
+mod reached;
 
 use common::{ACYCLIC, BY_POSITION, DRAW, Graph, GraphGame, NO_ENCODING, Rng, Shape, TicTacToe};
 use proofnum::Table;
@@ -141,29 +143,6 @@ fn without_exact_encodings_acyclic_proofs_are_checked_as_trees_and_cyclic_ones_r
     assert_eq!(refused, 200);
 }
 
-/// Every record of `cert` reachable from its root, with the node ids, in no particular order.
-fn records(cert: &Certificate) -> Vec<(u64, Record)> {
-    let mut seen = std::collections::HashSet::new();
-    let mut todo = vec![cert.root];
-    let mut out = Vec::new();
-    while let Some(id) = todo.pop() {
-        if id == 0 || !seen.insert(id) {
-            continue;
-        }
-        let Some(r) = cert.records.get(&id) else {
-            continue;
-        };
-        match r {
-            Record::Or { child, .. } => todo.push(*child),
-            Record::And { children } => todo.extend(children),
-            Record::Dominated { by } => todo.push(*by),
-        }
-        out.push((id, r.clone()));
-    }
-    out.sort_by_key(|(id, _)| *id);
-    out
-}
-
 #[test]
 fn spoiled_certificates_are_rejected_with_the_reason() {
     let seed = common::seed();
@@ -226,7 +205,7 @@ fn spoiled_certificates_are_rejected_with_the_reason() {
                 );
                 let _ = index;
             }
-            for (id, record) in records(&cert) {
+            for (id, record) in reached::reached_records(&cert) {
                 let Record::And { children } = record else {
                     continue;
                 };

@@ -11,6 +11,8 @@
 //! must save work over the run.
 
 mod common;
+#[path = "common/reached.rs"]
+mod reached;
 
 use std::collections::HashMap;
 
@@ -504,7 +506,13 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
     let mut rng = Rng::new(seed);
     let (mut certificates, mut with_records, mut spoiled) = (0, 0, 0);
     let mut passed_by_colliding_hash = 0;
-    for i in 0..2000 {
+    // 2000 games, and more while too few certificates use dominance: 4 % of them do (2.8 %
+    // on the fewest of 3000 seeds), against the floor of 2.5 % asserted below, which one seed
+    // in several thousand would fall under in 2000 games without any fault in the walk.
+    for i in 0.. {
+        if i >= 2000 && (with_records * 40 > certificates || i >= 20_000) {
+            break;
+        }
         let (graph, stones, first_wins, drops_first) = walk_game(&mut rng);
         for attacker in [Player::First, Player::Second] {
             let context = format!("seed {seed}, game {i}, {stones} stones, {attacker:?} attacks");
@@ -542,15 +550,11 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
                 panic!("{context}: classes by their encodings: {e}\n{graph:#?}\n{cert:#?}");
             }
             certificates += 1;
-            let mut dominated: Vec<(u64, u64)> = cert
-                .records
-                .iter()
-                .filter_map(|(&id, r)| match r {
-                    Record::Dominated { by } => Some((id, *by)),
-                    _ => None,
-                })
-                .collect();
-            dominated.sort_unstable(); // the map's order varies from run to run
+            // Only the records the checker reaches: a try of the walk that failed leaves its
+            // records in the certificate, unreached, and a certificate whose dominance records
+            // are all there (3 seeds in 1000: 554, 558, 984) is rightly accepted by the game
+            // without dominance.
+            let dominated = reached_dominance_records(&cert);
             if dominated.is_empty() {
                 continue;
             }
@@ -608,13 +612,26 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
     );
     assert!(
         passed_by_colliding_hash > 0,
-        "no redirected record passed by a colliding class hash: the encodings were not tested"
+        "seed {seed}: no redirected record passed by a colliding class hash: the encodings \
+         were not tested"
     );
     assert!(
         with_records * 40 > certificates,
-        "too few certificates use dominance: {with_records} of {certificates}"
+        "seed {seed}: too few certificates use dominance: {with_records} of {certificates}"
     );
-    assert!(spoiled > 0, "no redirected record was refused");
+    assert!(spoiled > 0, "seed {seed}: no redirected record was refused");
+}
+
+/// The dominance records of `cert` that the checker reaches from its root, with the nodes
+/// they name, by id.
+fn reached_dominance_records(cert: &Certificate) -> Vec<(u64, u64)> {
+    reached::reached_records(cert)
+        .into_iter()
+        .filter_map(|(id, r)| match r {
+            Record::Dominated { by } => Some((id, by)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `attacker`'s true answer (by the oracle's `first_wins`).

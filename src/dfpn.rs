@@ -340,7 +340,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
         };
         let mut carver = Carver::new(stack);
         let frames = carver.take_filled(max_depth + 1, Frame::EMPTY);
-        let children = carver.take_lazy(slots, Child::default());
+        let children = carver.take_lazy(slots);
         let scratch = carver.take_filled(max_moves, G::Move::default());
         let peeks = carver.take_filled(Self::peek_slots(max_moves), (0, Player::First));
         carver.finish()?;

@@ -114,15 +114,11 @@ impl<'a> Carver<'a> {
         Some(unsafe { core::slice::from_raw_parts_mut(ptr, count) })
     }
 
-    /// Takes `count` slots of `T` that become usable, each set to `value`, as
+    /// Takes `count` slots of `T` that become usable, each set to `T::default()`, as
     /// [`LazySlots::reserve`] asks for them.
-    pub fn take_lazy<T: Copy>(&mut self, count: usize, value: T) -> Option<LazySlots<'a, T>> {
+    pub fn take_lazy<T: Copy + Default>(&mut self, count: usize) -> Option<LazySlots<'a, T>> {
         let slots = self.take::<T>(count)?;
-        Some(LazySlots {
-            slots,
-            filled: 0,
-            value,
-        })
+        Some(LazySlots { slots, filled: 0 })
     }
 
     /// `Ok` when every `take` succeeded, otherwise how many bytes all of them needed.
@@ -139,7 +135,9 @@ impl<'a> Carver<'a> {
 }
 
 /// Slots of `T` carved at once but set to their first value only as they are first needed,
-/// a step at a time: the slice they deref to is the prefix set so far.
+/// a step at a time: the slice they deref to is the prefix set so far. The first value is
+/// `T::default()`, so that the searcher's struct grows by one word, not a `T` (a bare-metal
+/// caller's solver memory is counted in bytes).
 ///
 /// Why: a search's stack is sized for its deepest line (df-pn's children, `max_depth + 1`
 /// frames of `max_moves` each: 25 MB for chess's 4000 plies), but most searches use a small
@@ -150,10 +148,9 @@ pub struct LazySlots<'a, T> {
     slots: &'a mut [MaybeUninit<T>],
     /// Slots `..filled` are set.
     filled: usize,
-    value: T,
 }
 
-impl<T: Copy> LazySlots<'_, T> {
+impl<T: Copy + Default> LazySlots<'_, T> {
     /// Slots set ahead of need at a time, so that a search going deeper sets them seldom.
     const STEP: usize = 4096;
 
@@ -174,7 +171,7 @@ impl<T: Copy> LazySlots<'_, T> {
         }
         let end = len.saturating_add(Self::STEP).min(self.slots.len());
         for slot in &mut self.slots[self.filled..end] {
-            slot.write(self.value);
+            slot.write(T::default());
         }
         self.filled = end;
         true
@@ -315,10 +312,10 @@ mod tests {
     fn lazy_slots_are_set_as_they_are_reserved() {
         let mut buf = [0xA5u8; 64 * 1024];
         let mut carver = Carver::new(&mut buf);
-        let mut slots = carver.take_lazy(10_000, 7u32).unwrap();
+        let mut slots = carver.take_lazy::<u32>(10_000).unwrap();
         assert_eq!((slots.capacity(), slots.len()), (10_000, 0));
         assert!(slots.reserve(3));
-        assert!(slots.len() >= 3 && slots.iter().all(|&v| v == 7));
+        assert!(slots.len() >= 3 && slots.iter().all(|&v| v == 0));
         slots[2] = 9;
         assert!(slots.reserve(2), "already usable");
         assert_eq!(slots[2], 9, "reserving again keeps what was written");
@@ -328,7 +325,7 @@ mod tests {
             slots
                 .iter()
                 .enumerate()
-                .all(|(i, &v)| v == if i == 2 { 9 } else { 7 })
+                .all(|(i, &v)| v == if i == 2 { 9 } else { 0 })
         );
         assert!(!slots.reserve(10_001), "beyond the capacity");
         assert_eq!(slots.len(), 10_000);

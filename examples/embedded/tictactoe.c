@@ -17,7 +17,7 @@
  * lossy, so any size gives the right answer, more only saves work), the search stack for 9
  * plies of up to 9 moves, and the move buffer. main checks that it is large enough. */
 #define TABLE_BYTES 4096u
-#define SOLVER_MEMORY_BYTES 8680u
+#define SOLVER_MEMORY_BYTES 8688u
 static uint64_t solver_memory[SOLVER_MEMORY_BYTES / 8];
 
 /* The board as two 9-bit sets of cells (bit i: cell i, row by row), X moving first. */

@@ -214,8 +214,8 @@ pub(crate) fn clear_lazily<T: Copy + PartialEq>(slice: &mut [T], empty: T) {
     }
 }
 
-/// Writes one byte of every 4 KiB of `buf` (the byte it holds), so that the system allocates
-/// all of the buffer now instead of at a search's first stores into each page.
+/// Writes one element of every 4 KiB of `buf` (the value it holds), so that the system
+/// allocates all of the buffer now instead of at a search's first stores into each page.
 ///
 /// For benchmarks that time a search alone against a program that prepares its table before
 /// its clock starts: since [`Table::new`](crate::Table::new) leaves memory that is already
@@ -223,8 +223,8 @@ pub(crate) fn clear_lazily<T: Copy + PartialEq>(slice: &mut [T], empty: T) {
 /// 1 GiB table on huge pages: 2.4 s more in one tsume-shogi search on the development
 /// machine). Programs that answer a question need not call it: they pay only for the pages
 /// they use.
-pub fn prefault(buf: &mut [u8]) {
-    for page in buf.chunks_mut(4096) {
+pub fn prefault<T: Copy>(buf: &mut [T]) {
+    for page in buf.chunks_mut((4096 / size_of::<T>().max(1)).max(1)) {
         // An unknown value must be stored: the write cannot be left out.
         page[0] = core::hint::black_box(page[0]);
     }
@@ -337,7 +337,10 @@ mod tests {
         let before = buf.clone();
         prefault(&mut buf);
         assert_eq!(buf, before);
-        prefault(&mut []);
+        prefault::<u8>(&mut []);
+        let mut words: std::vec::Vec<u64> = (0..3000u64).collect();
+        prefault(&mut words);
+        assert!(words.iter().copied().eq(0..3000u64));
     }
 
     #[test]

@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use proofnum::{Limits, Reason, Stats, Status, Table};
+use proofnum::{Dfpn, Game, Limits, Reason, Stats, Status, Table};
 
 /// The confirmation walks' memory, as a share of the table's bytes.
 const MEMO_SHARE_OF_TABLE: usize = 4;
@@ -36,10 +36,18 @@ pub struct MateMemory {
 }
 
 impl MateMemory {
-    /// Memory of these sizes and a confirmation memo of [`MEMO_SHARE_OF_TABLE`] of the table,
+    /// Memory for a game's proof (`G`) and its bounded length searches (`W`), both with
+    /// lines of `max_plies` and positions of `max_moves`: `table_bytes` of table, a
+    /// confirmation memo of [`MEMO_SHARE_OF_TABLE`] of it and a stack either search fits in,
     /// lazily zeroed ([`proofnum::memory::table_memory`]: nothing is touched until a search
     /// uses it).
-    pub(crate) fn with_sizes(table_bytes: usize, stack_bytes: usize) -> Self {
+    pub(crate) fn for_searches<G: Game, W: Game>(
+        table_bytes: usize,
+        max_plies: usize,
+        max_moves: usize,
+    ) -> Self {
+        let stack_bytes = Dfpn::<G>::stack_bytes(max_plies, max_moves)
+            .max(Dfpn::<W>::stack_bytes(max_plies, max_moves));
         MateMemory {
             table: proofnum::memory::table_memory(table_bytes),
             memo: vec![0u64; table_bytes / MEMO_SHARE_OF_TABLE / 8],
@@ -57,10 +65,7 @@ impl MateMemory {
     /// that times the calls alone, as a peer that prepares its table before its clock starts.
     pub fn prefault(&mut self) {
         proofnum::memory::prefault(&mut self.table);
-        for page in self.memo.chunks_mut(4096 / 8) {
-            // An unknown value must be stored, as `prefault` stores one.
-            page[0] = std::hint::black_box(page[0]);
-        }
+        proofnum::memory::prefault(&mut self.memo);
         proofnum::memory::prefault(&mut self.stack);
     }
 

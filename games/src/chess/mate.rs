@@ -352,10 +352,10 @@ impl MateMemory {
     /// Memory for [`solve_mate_in`] with `config`: its table, the confirmation memo, a stack
     /// for `config.max_plies`.
     pub fn chess(config: &MateConfig) -> MateMemory {
-        MateMemory::with_sizes(
+        MateMemory::for_searches::<Chess, MateWithin>(
             config.table_bytes,
-            Dfpn::<Chess>::stack_bytes(config.max_plies, MAX_MOVES)
-                .max(Dfpn::<MateWithin>::stack_bytes(config.max_plies, MAX_MOVES)),
+            config.max_plies,
+            MAX_MOVES,
         )
     }
 }

@@ -470,10 +470,10 @@ impl MateMemory {
     /// Memory for [`solve_tsume_in`] with `config`: its table, the confirmation memo, a stack
     /// for `config.max_plies`.
     pub fn tsume(config: &MateConfig) -> MateMemory {
-        MateMemory::with_sizes(
+        MateMemory::for_searches::<Tsume, MateWithin>(
             config.table_bytes,
-            Dfpn::<Tsume>::stack_bytes(config.max_plies, MAX_MOVES)
-                .max(Dfpn::<MateWithin>::stack_bytes(config.max_plies, MAX_MOVES)),
+            config.max_plies,
+            MAX_MOVES,
         )
     }
 }

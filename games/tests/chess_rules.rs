@@ -446,3 +446,68 @@ fn peek_agrees_with_play_with_the_clock_and_the_budget() {
         assert!(walk(&mut within, 3) > 1000);
     }
 }
+
+/// True when the side to move is checkmated (cozy-chess alone).
+fn checkmated(board: &Board) -> bool {
+    !board.generate_moves(|_| true) && !board.checkers().is_empty()
+}
+
+/// Every legal move of `board`, by cozy-chess alone.
+fn cozy_moves(board: &Board) -> Vec<cozy_chess::Move> {
+    let mut moves = Vec::new();
+    board.generate_moves(|set| {
+        moves.extend(set);
+        false
+    });
+    moves
+}
+
+/// `MateWithin` settles the defender's move before the attacker's last one in `outcome`
+/// (the attacker wins when every reply allows a mate in one) instead of leaving it to the
+/// search: checked against a brute force over cozy-chess's moves (every reply, every attacker
+/// answer, checkmate tested on the board), with the fifty-move rule on and off. The positions
+/// are every attacker first move in the sample's mates in two (the key moves give wins, the
+/// rest mostly not) and, with the clock near 100, the same ones where the rule draws first.
+#[test]
+fn mate_within_settles_the_last_reply_as_brute_force_does() {
+    let suite = include_str!("../suites/chess-mates-broad.epd");
+    let (mut wins, mut escapes) = (0, 0);
+    for line in suite.lines().filter(|l| l.contains("bm #2;")) {
+        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        for clock in [0, 98] {
+            let fen = format!("{} {clock} 40", fields.join(" "));
+            let fifty = clock > 0;
+            let start = Chess::from_fen(&fen).unwrap().with_fifty_move_rule(fifty);
+            let attacker = start.side_to_move();
+            for first in moves_of(&start) {
+                let mut chess = start.clone();
+                chess.play(first);
+                let board = chess.board().clone();
+                let replies = cozy_moves(&board);
+                if replies.is_empty() {
+                    continue; // mate or stalemate: chess's own outcome, not the settlement
+                }
+                let brute = replies.iter().all(|&reply| {
+                    let mut after = board.clone();
+                    after.play_unchecked(reply);
+                    !(fifty && after.halfmove_clock() >= 100)
+                        && cozy_moves(&after).into_iter().any(|mate| {
+                            let mut end = after.clone();
+                            end.play_unchecked(mate);
+                            checkmated(&end)
+                        })
+                });
+                let within = MateWithin::new(chess, attacker, 1);
+                let outcome = within.outcome();
+                assert_eq!(
+                    outcome == Outcome::Loss,
+                    brute,
+                    "{fen} after {first:?}: MateWithin says {outcome:?}"
+                );
+                if brute { wins += 1 } else { escapes += 1 }
+            }
+        }
+    }
+    // The sample's five mates in two give both answers (the counts are what it holds).
+    assert!(wins >= 5 && escapes > 100, "{wins} wins, {escapes} escapes");
+}

@@ -12,8 +12,10 @@
 //! # Mate within k
 //! [`MateWithin`] is chess where the attacker has at most `k` moves left: the budget is part of
 //! the position (and of its hash), and the game is a draw when the attacker is to move with no
-//! move left (with one left, only a mate in one wins, which the game answers at once). Each
-//! attacker move spends one, so no position repeats: the game is acyclic. The attacker wins it
+//! move left (with one left, only a mate in one wins, which the game answers at once; the
+//! defender to move before that last move loses exactly when every reply allows a mate in one,
+//! which it also answers at once). Each attacker move spends one, so no position repeats: the
+//! game is acyclic. The attacker wins it
 //! exactly when it can force mate within `k` moves in chess with repetitions as draws: a
 //! shortest mating strategy never repeats a position (its distance to mate falls with every
 //! attacker move and never rises with a defender move), and repetitions only end lines the
@@ -154,6 +156,17 @@ impl Game for MateWithin {
             // attacker). Without budget the attacker never moves again: it cannot win.
             return match outcome {
                 Outcome::Unknown if self.budget == 0 => Outcome::CannotLose,
+                // One attacker move left: settled here rather than by expanding the node,
+                // whose every child the search would give a mate-in-one test; this stops at
+                // the first reply that escapes (a disproof of a mate within k spends most of
+                // its nodes on this level).
+                Outcome::Unknown if self.budget == 1 => {
+                    if every_reply_mated_in_one(&self.chess) {
+                        Outcome::Loss
+                    } else {
+                        Outcome::CannotLose
+                    }
+                }
                 other => other,
             };
         }
@@ -658,11 +671,49 @@ fn undo_line(within: &mut MateWithin, line: &[Move], played: usize) {
     }
 }
 
+/// True when the side to move (the defender) has a legal move and every move it has (those
+/// [`Chess`] generates) lets the attacker mate at once: [`MateWithin`]'s value of the position
+/// with one attacker move left. Each reply's value is what `MateWithin::outcome` gives the
+/// attacker with one move left: a mate in one, unless the fifty-move rule has drawn first.
+fn every_reply_mated_in_one(chess: &Chess) -> bool {
+    let board = chess.board();
+    let checks_only = chess.checks_only_for(chess.side_to_move());
+    let fifty = chess.rules.fifty_move_rule;
+    let mut any = false;
+    // Unordered, stopping at the first escape: most replies escape, so usually one is tried.
+    let escaped = board.generate_moves(|set| {
+        for mv in set {
+            if checks_only && !super::check::gives_check(board, mv) {
+                continue;
+            }
+            any = true;
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            if (fifty && after.halfmove_clock() >= 100)
+                || super::knowledge::mating_move(&after).is_none()
+            {
+                return true;
+            }
+        }
+        false
+    });
+    any && !escaped
+}
+
 /// Adds the mating move to a line that ends where the attacker mates in one (the mate-in-one
-/// rule decides that position without naming a move).
+/// rule decides that position without naming a move), or a reply and the mating move to one
+/// that ends where every reply allows a mate in one (a bounded game decides that too).
 fn complete_line(chess: &mut Chess, attacker: Player, mut line: Vec<Move>) -> Vec<Move> {
     let played = play_legal_prefix(chess, &line);
-    if played == line.len() && chess.side_to_move() == attacker {
+    if played == line.len() && chess.side_to_move() != attacker && every_reply_mated_in_one(chess) {
+        let reply = chess.legal_moves()[0];
+        chess.play(reply);
+        if let Some(mate) = chess.mating_move() {
+            line.push(reply);
+            line.push(mate);
+        }
+        chess.undo(reply);
+    } else if played == line.len() && chess.side_to_move() == attacker {
         if let Some(mate) = chess.mating_move() {
             line.push(mate);
         }

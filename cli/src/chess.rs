@@ -129,6 +129,14 @@ pub fn run(position: &str, options: &Options) -> Result<ExitCode, String> {
             if options.checks_only {
                 outln!("(a mate by checks; a shorter mate with quiet moves may exist)");
             }
+            if report.bounds.len() > 1 {
+                let shown: Vec<String> = report
+                    .bounds
+                    .iter()
+                    .map(|(k, t)| format!("{k} at {:.3} s", t.as_secs_f64()))
+                    .collect();
+                outln!("mates within: {} (proven in turn)", shown.join(", "));
+            }
             if !report.line.is_empty() {
                 let kind = if report.line_is_optimal {
                     "a longest defence against a shortest mate"

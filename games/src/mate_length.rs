@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-use proofnum::{Dfpn, Game, Limits, Reason, Stats, Status, Table};
+use proofnum::{Dfpn, Game, Limits, Player, Reason, Stats, Status, Table, Verdict};
 
 /// The confirmation walks' memory, as a share of the table's bytes.
 const MEMO_SHARE_OF_TABLE: usize = 4;
@@ -211,6 +211,56 @@ impl Budget {
     pub fn charge(&mut self, total: &mut Stats, stats: &Stats) {
         self.nodes_left = self.nodes_left.saturating_sub(stats.nodes);
         total.accumulate(stats);
+    }
+
+    /// Walks `claim` about `game` (`Dfpn::verify`, the table's entries only as hints) with what
+    /// is left of the budget, charging the walk to it and to `total` (as `confirm_nodes`; a
+    /// refutation counted in `refutations`).
+    #[allow(clippy::too_many_arguments)] // the walk's own arguments, and the budget's account
+    pub fn verify<G: Game>(
+        &mut self,
+        dfpn: &mut Dfpn<'_, G>,
+        game: &mut G,
+        attacker: Player,
+        claim: Status,
+        table: &mut Table<'_>,
+        memo: &mut [u64],
+        total: &mut Stats,
+    ) -> Verdict {
+        let v = self.with_limits(|limits| dfpn.verify(game, attacker, claim, table, memo, limits));
+        let walked = Stats {
+            confirm_nodes: v.stats.nodes + v.stats.search_nodes,
+            refutations: u64::from(v.verdict == Verdict::Refuted),
+            ..Stats::default()
+        };
+        self.charge(total, &walked);
+        v.verdict
+    }
+}
+
+/// A bounded search's proof as the length search may build on it: confirmed at once
+/// ([`Budget::verify`]), so that every bound a call reports is confirmed even when a later
+/// search stops at a limit (a proof's walk is small beside the disproofs). `Proven` when
+/// the walk verifies it, `Unknown(Unconfirmed)` when it refutes it, `Unknown` with the walk's
+/// reason when a limit stops it; any other status is returned as it is.
+#[allow(clippy::too_many_arguments)] // Budget::verify's, and the status to confirm
+pub(crate) fn confirmed<G: Game>(
+    status: Status,
+    budget: &mut Budget,
+    dfpn: &mut Dfpn<'_, G>,
+    game: &mut G,
+    attacker: Player,
+    table: &mut Table<'_>,
+    memo: &mut [u64],
+    total: &mut Stats,
+) -> Status {
+    if status != Status::Proven {
+        return status;
+    }
+    match budget.verify(dfpn, game, attacker, status, table, memo, total) {
+        Verdict::Verified => Status::Proven,
+        Verdict::Refuted => Status::Unknown(Reason::Unconfirmed),
+        Verdict::Unknown(reason) => Status::Unknown(reason),
     }
 }
 

@@ -247,3 +247,44 @@ fn one_memory_answers_position_after_position() {
         }
     }
 }
+
+/// A limit that stops the disproof of a shorter mate leaves the bounds already proven, each
+/// confirmed as it was found: the report keeps the least of them as an upper bound (with the
+/// line of its proof) instead of dropping it for want of budget to confirm it afterwards.
+/// `s5g5p48` of the broad sample is a mate in 5 (Stockfish 15.1 `go mate 5`); its proof
+/// takes a few dozen MID calls and "no mate within 4" tens of thousands.
+#[test]
+fn a_limit_during_the_disproof_keeps_the_confirmed_bound() {
+    let fen = "Q4bk1/1p1b1p2/6pp/R2P4/3p4/3B4/1B3PPP/3QR1K1 w - - 0 25";
+    let mut chess = Chess::from_fen(fen).unwrap();
+    let exact = solve_mate(&mut chess, Player::First, &config());
+    assert_eq!(
+        (exact.mate_in, exact.exactness),
+        (Some(5), Exactness::Exact)
+    );
+    for max_nodes in [100_000, 400_000] {
+        let limited = MateConfig {
+            max_nodes,
+            ..config()
+        };
+        let report = solve_mate(&mut chess, Player::First, &limited);
+        assert_eq!(report.status, Status::Proven);
+        assert_eq!(
+            report.exactness,
+            Exactness::UpperBound(proofnum::Reason::NodeLimit),
+            "{max_nodes} positions"
+        );
+        let n = report.mate_in.expect("the proven bound is kept");
+        assert!(n >= 5, "a bound of {n} below the distance");
+        let &(last, bound_time) = report.bounds.last().expect("the bounds shown");
+        assert!(report.bounds.iter().all(|&(k, _)| k >= n) && last == n);
+        assert!(bound_time <= report.elapsed);
+        let (mated, _) = replay(fen, &report.line);
+        assert!(mated, "the bound's line ends in mate");
+        assert!(
+            (report.line.len() as u32) < 2 * n,
+            "the line mates within {n}"
+        );
+        assert!(report.stats.confirm_nodes > 0, "the bound was walked");
+    }
+}

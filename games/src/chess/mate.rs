@@ -47,7 +47,7 @@ use proofnum::{
 
 use super::{Chess, Knowledge, MAX_MOVES, Move};
 pub use crate::mate_length::MateMemory;
-use crate::mate_length::{Budget, Ending, bisect};
+use crate::mate_length::{Budget, Ending, bisect, confirmed};
 
 /// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
 /// module docs.
@@ -305,6 +305,12 @@ pub struct MateReport {
     /// Records of the certificate written of the proof (see [`solve_mate_with`]), when one
     /// was asked for and written.
     pub certificate_records: Option<u64>,
+    /// Every bound proven on the way, in the order the bounded searches proved (and confirmed)
+    /// them: a mate within `k` moves, and the wall time from the call's start when it was
+    /// shown. What a program that announces the shortest mate it has found, without showing
+    /// that none is shorter, would have answered by then; for an exact `mate_in` the rest of
+    /// [`elapsed`](MateReport::elapsed) went on the disproof of a shorter mate and the line.
+    pub bounds: Vec<(u32, Duration)>,
     /// Wall time of everything.
     pub elapsed: Duration,
 }
@@ -395,6 +401,7 @@ fn solve_mate_inner(
         stats: Stats::default(),
         proof_stats: Stats::default(),
         certificate_records: None,
+        bounds: Vec::new(),
         elapsed: Duration::ZERO,
     };
     let Some((mut table, memo, stack)) = memory.parts() else {
@@ -450,6 +457,7 @@ fn solve_mate_inner(
             report.exactness = Exactness::Exact;
             report.line_is_optimal = true;
             report.elapsed = start.elapsed();
+            report.bounds.push((0, report.elapsed));
             return report;
         }
         let mut line = vec![Move::default(); config.max_plies];
@@ -476,12 +484,15 @@ fn solve_mate_inner(
     };
     let mut within = MateWithin::new(chess.clone(), attacker, 0);
     let max_budget = (config.max_plies / 2) as u32;
-    // The bounded searches run unconfirmed: only the two answers N rests on (a mate within N,
-    // none within N − 1) are confirmed, after the bisection. A wrong answer on the way could
-    // only have misled the bisection, and the confirmation of the final pair catches what it
-    // led to; when one is refuted, the bisection runs again with every answer confirmed.
+    // Every bound reported is confirmed: each bounded proof is walked as it is found
+    // (`confirmed`: a proof's walk is small beside the disproofs). The disproofs run
+    // unconfirmed, and only the one an exact N rests on (none within N − 1) is walked, after
+    // the bisection: a wrong disproof on the way could only have misled the bisection, and
+    // that walk catches what it led to. When a walk refutes an answer, the bisection runs
+    // again with every answer confirmed by its search.
     let mut confirm_each = false;
     let (upper, exactness) = loop {
+        let mut refuted = false;
         let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
             within.budget = k;
             let result = budget.with_limits(|limits| {
@@ -492,7 +503,24 @@ fn solve_mate_inner(
                 }
             });
             budget.charge(&mut report.stats, &result.stats);
-            result.status
+            let mut status = result.status;
+            if config.confirm && !confirm_each {
+                status = confirmed(
+                    status,
+                    budget,
+                    &mut dfpn,
+                    &mut within,
+                    attacker,
+                    &mut table,
+                    memo,
+                    &mut report.stats,
+                );
+                refuted |= status == Status::Unknown(Reason::Unconfirmed);
+            }
+            if status == Status::Proven {
+                report.bounds.push((k, start.elapsed()));
+            }
+            status
         };
         // No deepening from below here, unlike tsume-shogi (`crate::shogi::mate`): on the
         // broad chess bench it found no exact N more and cost 2.7% more MID calls.
@@ -505,45 +533,37 @@ fn solve_mate_inner(
             (Ending::Stopped(reason), Some(_)) => Exactness::UpperBound(reason),
             (Ending::Stopped(reason), None) => Exactness::Unknown(reason),
         };
-        if !config.confirm || confirm_each {
-            break (upper, exactness);
-        }
-        // The final pair: MateWithin(N) proven and, for an exact N, MateWithin(N − 1)
-        // disproven (none within 0 needs no search).
-        let mut claims = [(upper, Status::Proven), (None, Status::Disproven)];
-        if exactness == Exactness::Exact {
-            claims[1].0 = upper.map(|n| n - 1).filter(|&k| k > 0);
-        }
-        let mut refuted = false;
-        for (k, claim) in claims {
-            let Some(k) = k else { continue };
-            within.budget = k;
-            let v = budget.with_limits(|limits| {
-                dfpn.verify(&mut within, attacker, claim, &mut table, memo, limits)
-            });
-            let walked = Stats {
-                confirm_nodes: v.stats.nodes + v.stats.search_nodes,
-                ..Stats::default()
+        if !refuted {
+            if !config.confirm || confirm_each || exactness != Exactness::Exact {
+                break (upper, exactness);
+            }
+            // The disproof an exact N rests on: none within N − 1 (none within 0 needs no
+            // search).
+            let Some(k) = upper.map(|n| n - 1).filter(|&k| k > 0) else {
+                break (upper, exactness);
             };
-            budget.charge(&mut report.stats, &walked);
-            match v.verdict {
-                Verdict::Verified => {}
-                Verdict::Refuted => refuted = true,
-                Verdict::Unknown(reason) => {
-                    return finished(report, Exactness::Unknown(reason), start);
-                }
+            within.budget = k;
+            let verdict = budget.verify(
+                &mut dfpn,
+                &mut within,
+                attacker,
+                Status::Disproven,
+                &mut table,
+                memo,
+                &mut report.stats,
+            );
+            match verdict {
+                Verdict::Verified => break (upper, exactness),
+                // N stays a confirmed bound; that none is shorter is not shown.
+                Verdict::Unknown(reason) => break (upper, Exactness::UpperBound(reason)),
+                Verdict::Refuted => {}
             }
         }
-        if !refuted {
-            break (upper, exactness);
-        }
-        report.stats.refutations += 1;
         table.rekey();
         confirm_each = true;
     };
     report.exactness = exactness;
     report.mate_in = upper;
-
     // The line: a longest defence against a shortest mate when N is exact.
     if let Some(n) = upper {
         within.budget = n;
@@ -579,14 +599,6 @@ fn solve_mate_inner(
             }
         }
     }
-    report.elapsed = start.elapsed();
-    report
-}
-
-/// `report` ended early with `exactness` and no distance.
-fn finished(mut report: MateReport, exactness: Exactness, start: Instant) -> MateReport {
-    report.exactness = exactness;
-    report.mate_in = None;
     report.elapsed = start.elapsed();
     report
 }

@@ -69,7 +69,7 @@ use proofnum::{
 
 use super::{Knowledge, MAX_MOVES, Move, Tsume};
 pub use crate::mate_length::MateMemory;
-use crate::mate_length::{Budget, DEEPEN_MIN_NODES, Ending, bisect, deepen};
+use crate::mate_length::{Budget, DEEPEN_MIN_NODES, Ending, bisect, confirmed, deepen};
 
 /// The tsume game with a budget of Black moves and free captures of futile interpositions.
 /// See the module docs.
@@ -335,9 +335,9 @@ pub struct MateConfig {
     /// Lower the length until it is shown exact; off: stop after the proof (the proof's line
     /// gives an upper bound only when a bounded search confirms it).
     pub exact: bool,
-    /// Confirm the answers the report rests on (`proofnum::confirm`): the proof, and the pair
-    /// of bounded answers an exact length rests on. On by default; off is faster, and the
-    /// answers then rest on the table.
+    /// Confirm the answers the report rests on (`proofnum::confirm`): the proof, every bounded
+    /// proof (so any bound reported), and the disproof an exact length rests on. On by
+    /// default; off is faster, and the answers then rest on the table.
     pub confirm: bool,
     /// df-pn settings.
     pub dfpn: DfpnConfig,
@@ -592,6 +592,22 @@ pub fn solve_tsume_in_with(
     // DEEPEN_MIN_NODES): a short mate is then exact without a search at a loose budget, where
     // df-pn can wander as long as the proof's own roundabout line (musou-047: a 53-ply line
     // for a 15-ply mate). Then from the proof's guess, knowing the budgets disproven.
+    // Every bound reported is confirmed: each bounded proof is walked as it is found (a
+    // proof's walk is small beside the disproofs); the disproofs run unconfirmed, and the one
+    // an exact length rests on is walked after.
+    let confirm_proofs = config.confirm;
+    let mut confirm = |status: Status,
+                       budget: &mut Budget,
+                       dfpn: &mut Dfpn<'_, MateWithin>,
+                       within: &mut MateWithin,
+                       table: &mut Table<'_>,
+                       stats: &mut Stats| {
+        if confirm_proofs {
+            confirmed(status, budget, dfpn, within, black, table, memo, stats)
+        } else {
+            status
+        }
+    };
     let mut deepen_nodes = report.proof_stats.nodes.max(DEEPEN_MIN_NODES);
     let (lower, deepened) = deepen(max_budget, |k| {
         within.budget = k;
@@ -602,19 +618,36 @@ pub fn solve_tsume_in_with(
         let result = cheap.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
         deepen_nodes = deepen_nodes.saturating_sub(result.stats.nodes);
         budget.charge(&mut report.stats, &result.stats);
-        result.status
+        confirm(
+            result.status,
+            &mut budget,
+            &mut dfpn,
+            &mut within,
+            &mut table,
+            &mut report.stats,
+        )
     });
     let (upper, ending) = match deepened {
         Ok(n) => (Some(n), Ending::Exact),
         Err(_) if lower >= max_budget => (None, Ending::Stopped(Reason::DepthLimit)),
+        // A proof the walk refuted: the table misled the search; no bound is shown.
+        Err(Reason::Unconfirmed) => (None, Ending::Stopped(Reason::Unconfirmed)),
         Err(_) => bisect(guess.min(max_budget), max_budget, true, lower, |k| {
             within.budget = k;
             let result =
                 budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
             budget.charge(&mut report.stats, &result.stats);
+            let status = confirm(
+                result.status,
+                &mut budget,
+                &mut dfpn,
+                &mut within,
+                &mut table,
+                &mut report.stats,
+            );
             // The proof's own line is a guess at a shorter bound (its defence need not be the
             // longest: the guess is then disproven and the bisection goes on).
-            (result.status, Some(u32::from(result.distance).div_ceil(2)))
+            (status, Some(u32::from(result.distance).div_ceil(2)))
         }),
     };
     report.exactness = match (ending, upper) {
@@ -624,39 +657,26 @@ pub fn solve_tsume_in_with(
         (Ending::Stopped(reason), None) => Exactness::Unknown(Some(reason)),
     };
     report.mate_moves = upper;
-    if config.confirm && report.exactness == Exactness::Exact {
-        // The pair an exact length rests on: a mate within N, none within N − 1 (none within
-        // 0 needs no search). The bisection's other answers could only have misled it.
-        let n = upper.unwrap_or(0);
-        for (k, claim) in [
-            (n, Status::Proven),
-            (n.saturating_sub(1), Status::Disproven),
-        ] {
-            if k == 0 {
-                continue;
-            }
-            within.budget = k;
-            let v = budget.with_limits(|limits| {
-                dfpn.verify(&mut within, black, claim, &mut table, memo, limits)
-            });
-            let walked = Stats {
-                confirm_nodes: v.stats.nodes + v.stats.search_nodes,
-                ..Stats::default()
-            };
-            budget.charge(&mut report.stats, &walked);
-            match v.verdict {
-                Verdict::Verified => {}
-                Verdict::Refuted => {
-                    report.stats.refutations += 1;
-                    report.exactness = Exactness::Unknown(Some(Reason::Unconfirmed));
-                }
-                Verdict::Unknown(reason) => report.exactness = Exactness::Unknown(Some(reason)),
-            }
-            if report.exactness != Exactness::Exact {
-                report.mate_moves = None;
-                report.elapsed = start.elapsed();
-                return report;
-            }
+    if let (true, Exactness::Exact, Some(n)) = (config.confirm, report.exactness, upper)
+        && n > 1
+    {
+        // The disproof an exact length rests on: none within N − 1 (none within 0 needs no
+        // search). The bisection's other disproofs could only have misled it.
+        within.budget = n - 1;
+        let verdict = budget.verify(
+            &mut dfpn,
+            &mut within,
+            black,
+            Status::Disproven,
+            &mut table,
+            memo,
+            &mut report.stats,
+        );
+        match verdict {
+            Verdict::Verified => {}
+            // N stays a confirmed bound; that none is shorter is not shown.
+            Verdict::Refuted => report.exactness = Exactness::UpperBound(Reason::Unconfirmed),
+            Verdict::Unknown(reason) => report.exactness = Exactness::UpperBound(reason),
         }
     }
 

@@ -9,12 +9,15 @@
 //! - proofnum, twice: df-pn for the side to move until the mate is proven (the time to prove
 //!   *that* a mate exists: "proof s", its MID calls and deepest ply); and the chess game's
 //!   `solve_mate` (the **exact** distance N and a line: "pn N", "N s", its MID calls over all
-//!   its searches), judged like `run` does, so a wrong answer fails the bench;
+//!   its searches), judged like `run` does, so a wrong answer fails the bench; and the time
+//!   until `solve_mate` had proven a mate within the line's N ("N≤ s", `MateReport::bounds`):
+//!   the answer `go mate N` gives, a mate within N found but none shorter ruled out;
 //! - Stockfish: `go mate N` until it announces a mate in at most N moves (`bestmove` read).
 //!
 //! Times are medians of the runs. A program "solves" a line when it answers within the cap in
 //! every run; proofnum's exact distance is "faster" when it is exact in every run and its
-//! median time is below Stockfish's. Per mate length: the lines, exact distances, the faster
+//! median time is below Stockfish's; its bound is "first" when it was proven within N in every
+//! run and its median time is below Stockfish's. Per mate length: the lines, exact distances, the faster
 //! share, the median times and ratios; then the worst lines by time ratio, and every proof
 //! or distance search that stopped at the depth limit (a dive: df-pn followed one line
 //! `solve::MAX_DEPTH` plies down). `--write-baseline` keeps the figures (answer: proofnum's
@@ -67,6 +70,9 @@ struct Row {
     exact_every_run: bool,
     exactness: Exactness,
     solve_s: f64,
+    /// Median time until a mate within N was proven (set when it was in every run).
+    bound_s: f64,
+    bound_every_run: bool,
     solve_mid: u64,
     solve_depth: u32,
     sf_s: f64,
@@ -79,6 +85,10 @@ impl Row {
     /// proofnum's exact distance faster than Stockfish's `go mate N`.
     fn exact_faster(&self) -> bool {
         self.exact_every_run && (!self.sf_every_run || self.solve_s < self.sf_s)
+    }
+    /// proofnum's proof of a mate within N before Stockfish's `go mate N` answered.
+    fn bound_first(&self) -> bool {
+        self.bound_every_run && (!self.sf_every_run || self.bound_s < self.sf_s)
     }
     /// The time ratio proofnum (exact N) / Stockfish, a capped run counted at the cap.
     fn ratio(&self, cap_s: f64) -> f64 {
@@ -125,13 +135,14 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
         options.runs,
     );
     println!(
-        "{:<14} {:>3} {:>9} {:>10} {:>5} {:>8} {:>9} {:>11} {:>5} {:>6} {:>9} {:>11}  exact faster",
+        "{:<14} {:>3} {:>9} {:>10} {:>5} {:>8} {:>9} {:>9} {:>11} {:>5} {:>6} {:>9} {:>11}  exact faster",
         "id",
         "N",
         "proof s",
         "proof MID",
         "depth",
         "pn N",
+        "N≤ s",
         "N s",
         "N MID",
         "depth",
@@ -145,6 +156,7 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
         let n = line.mate.unwrap().unsigned_abs();
         let attacker = line.board().side_to_move();
         let (mut proof_s, mut solve_s, mut sf_s) = (Vec::new(), Vec::new(), Vec::new());
+        let mut bound_s = Vec::new();
         let mut row = Row {
             id: line.id.clone(),
             n,
@@ -157,6 +169,8 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
             exact_every_run: true,
             exactness: Exactness::UpperBoundNotChecked,
             solve_s: 0.0,
+            bound_s: 0.0,
+            bound_every_run: true,
             solve_mid: 0,
             solve_depth: 0,
             sf_s: 0.0,
@@ -175,6 +189,11 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
                     row.proved_every_run &= proved.status == Status::Proven;
                     let solved = solver.solve(&line.fen, attacker, options.cap_s)?;
                     solve_s.push(solved.seconds);
+                    // The first proof of a mate within the line's N.
+                    match solved.bounds.iter().find(|&&(k, _)| k <= n) {
+                        Some(&(_, t)) => bound_s.push(t),
+                        None => row.bound_every_run = false,
+                    }
                     row.solve_mid = solved.mid_calls;
                     row.solve_depth = solved.max_depth;
                     row.exact_every_run &= solved.exactness == Exactness::Exact
@@ -204,15 +223,23 @@ pub fn bench(path: &str, lines: &[Line], options: &Options) -> Result<bool, Stri
         }
         row.proof_s = baseline::median(&proof_s);
         row.solve_s = baseline::median(&solve_s);
+        if row.bound_every_run {
+            row.bound_s = baseline::median(&bound_s);
+        }
         row.sf_s = baseline::median(&sf_s);
         println!(
-            "{:<14} {:>3} {:>9.3} {:>10} {:>5} {:>8} {:>9.3} {:>11} {:>5} {:>6} {:>9.3} {:>11}  {}{}",
+            "{:<14} {:>3} {:>9.3} {:>10} {:>5} {:>8} {:>9} {:>9.3} {:>11} {:>5} {:>6} {:>9.3} {:>11}  {}{}",
             row.id,
             n,
             row.proof_s,
             row.proof_mid,
             row.proof_depth,
             row.found,
+            if row.bound_every_run {
+                format!("{:.3}", row.bound_s)
+            } else {
+                "-".into()
+            },
             row.solve_s,
             row.solve_mid,
             row.solve_depth,
@@ -285,13 +312,14 @@ fn short(exactness: Exactness) -> &'static str {
 fn summary(rows: &[Row], options: &Options) {
     let cap = options.cap_s;
     println!(
-        "{:>6} {:>5} {:>7} {:>7} {:>9} {:>8} {:>10} {:>10} {:>10} {:>12} {:>11}",
+        "{:>6} {:>5} {:>7} {:>7} {:>9} {:>8} {:>11} {:>10} {:>10} {:>10} {:>12} {:>11}",
         "N",
         "lines",
         "proven",
         "exact",
         "sf finds",
         "faster",
+        "bound first",
         "med N s",
         "med sf s",
         "med ratio",
@@ -322,8 +350,9 @@ fn summary(rows: &[Row], options: &Options) {
             baseline::median(&group.iter().map(|r| f(r)).collect::<Vec<_>>())
         };
         let faster = count(&|r| r.exact_faster());
+        let first = count(&|r| r.bound_first());
         println!(
-            "{:>6} {:>5} {:>7} {:>7} {:>9} {:>5} {:>2.0}% {:>10.3} {:>10.3} {:>10.2} {:>12.0} {:>11}",
+            "{:>6} {:>5} {:>7} {:>7} {:>9} {:>5} {:>2.0}% {:>8} {:>2.0}% {:>10.3} {:>10.3} {:>10.2} {:>12.0} {:>11}",
             name,
             k,
             count(&|r| r.proved_every_run),
@@ -331,6 +360,8 @@ fn summary(rows: &[Row], options: &Options) {
             count(&|r| r.sf_every_run),
             faster,
             100.0 * faster as f64 / k as f64,
+            first,
+            100.0 * first as f64 / k as f64,
             med(&|r| if r.exact_every_run { r.solve_s } else { cap }),
             med(&|r| if r.sf_every_run { r.sf_s } else { cap }),
             med(&|r| r.ratio(cap)),

@@ -47,6 +47,8 @@ pub struct Solved {
     pub max_depth: u32,
     /// Whether N is exact, a bound (and why), or unknown (and why).
     pub exactness: Exactness,
+    /// The bounds proven on the way and when (`MateReport::bounds`), seconds.
+    pub bounds: Vec<(u32, f64)>,
 }
 
 /// One proof alone, for the benchmark.
@@ -146,6 +148,11 @@ impl Solver {
             seconds: report.elapsed.as_secs_f64(),
             max_depth: report.stats.max_depth,
             exactness: report.exactness,
+            bounds: report
+                .bounds
+                .iter()
+                .map(|&(k, t)| (k, t.as_secs_f64()))
+                .collect(),
         })
     }
 

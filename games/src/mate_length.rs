@@ -214,8 +214,8 @@ impl Budget {
     }
 
     /// Walks `claim` about `game` (`Dfpn::verify`, the table's entries only as hints) with what
-    /// is left of the budget, charging the walk to it and to `total` (as `confirm_nodes`; a
-    /// refutation counted in `refutations`).
+    /// is left of the budget, charging the walk's positions to it and to `total` (as
+    /// `confirm_nodes`; a refutation counted in `refutations`).
     #[allow(clippy::too_many_arguments)] // the walk's own arguments, and the budget's account
     pub fn verify<G: Game>(
         &mut self,
@@ -234,6 +234,7 @@ impl Budget {
             ..Stats::default()
         };
         self.charge(total, &walked);
+        self.nodes_left = self.nodes_left.saturating_sub(walked.confirm_nodes);
         v.verdict
     }
 }

@@ -467,13 +467,21 @@ fn cozy_moves(board: &Board) -> Vec<cozy_chess::Move> {
 /// search: checked against a brute force over cozy-chess's moves (every reply, every attacker
 /// answer, checkmate tested on the board), with the fifty-move rule on and off. The positions
 /// are every attacker first move in the sample's mates in two (the key moves give wins, the
-/// rest mostly not) and, with the clock near 100, the same ones where the rule draws first.
+/// rest mostly not) and in two against a lone king (whose `outcome` is `CannotWin`, not
+/// `Unknown`: rook and queen, mates in two and one) and, with the clock near 100, the same
+/// ones where the rule draws first.
 #[test]
 fn mate_within_settles_the_last_reply_as_brute_force_does() {
     let suite = include_str!("../suites/chess-mates-broad.epd");
-    let (mut wins, mut escapes) = (0, 0);
-    for line in suite.lines().filter(|l| l.contains("bm #2;")) {
+    let lone_kings = ["k7/8/1K6/8/8/8/8/7R w - -", "7k/8/6K1/8/8/8/8/1Q6 w - -"];
+    let positions = suite
+        .lines()
+        .filter(|l| l.contains("bm #2;"))
+        .chain(lone_kings);
+    let (mut wins, mut escapes, mut lone_wins) = (0, 0, 0);
+    for line in positions {
         let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+        let lone = lone_kings.contains(&line);
         for clock in [0, 98] {
             let fen = format!("{} {clock} 40", fields.join(" "));
             let fifty = clock > 0;
@@ -504,10 +512,18 @@ fn mate_within_settles_the_last_reply_as_brute_force_does() {
                     brute,
                     "{fen} after {first:?}: MateWithin says {outcome:?}"
                 );
-                if brute { wins += 1 } else { escapes += 1 }
+                if brute {
+                    wins += 1;
+                    lone_wins += u32::from(lone);
+                } else {
+                    escapes += 1;
+                }
             }
         }
     }
-    // The sample's five mates in two give both answers (the counts are what it holds).
-    assert!(wins >= 5 && escapes > 100, "{wins} wins, {escapes} escapes");
+    // Both answers, the lone kings' mates included (the counts are what the positions hold).
+    assert!(
+        wins >= 5 && escapes > 100 && lone_wins >= 2,
+        "{wins} wins ({lone_wins} against a lone king), {escapes} escapes"
+    );
 }

@@ -154,17 +154,23 @@ impl Game for MateWithin {
         if self.side_to_move() != self.attacker {
             // The defender to move: everything chess says holds (the budget only restricts the
             // attacker). Without budget the attacker never moves again: it cannot win.
+            // A defender that cannot win (a lone king: `CannotWin`) and cannot lose either is
+            // drawn.
+            let cannot_lose = match outcome {
+                Outcome::CannotWin => Outcome::Draw,
+                _ => Outcome::CannotLose,
+            };
             return match outcome {
-                Outcome::Unknown if self.budget == 0 => Outcome::CannotLose,
+                Outcome::Unknown | Outcome::CannotWin if self.budget == 0 => cannot_lose,
                 // One attacker move left: settled here rather than by expanding the node,
                 // whose every child the search would give a mate-in-one test; this stops at
                 // the first reply that escapes (a disproof of a mate within k spends most of
                 // its nodes on this level).
-                Outcome::Unknown if self.budget == 1 => {
+                Outcome::Unknown | Outcome::CannotWin if self.budget == 1 => {
                     if every_reply_mated_in_one(&self.chess) {
                         Outcome::Loss
                     } else {
-                        Outcome::CannotLose
+                        cannot_lose
                     }
                 }
                 other => other,
@@ -220,8 +226,9 @@ pub struct MateConfig {
     pub max_time: Option<Duration>,
     /// Lower the mate distance until it is shown exact; off: stop at the first upper bound.
     pub exact: bool,
-    /// Confirm every search's answer before using it (`proofnum::confirm`): on by default;
-    /// off is faster, and an answer then rests on the table.
+    /// Confirm the answers the report rests on (`proofnum::confirm`): the proof, every bounded
+    /// proof as it is found (so any bound reported), and the disproof an exact distance rests
+    /// on. On by default; off is faster, and the answers then rest on the table.
     pub confirm: bool,
     /// df-pn settings.
     pub dfpn: DfpnConfig,
@@ -255,7 +262,7 @@ pub enum Exactness {
     /// ([`MateConfig::exact`] off).
     UpperBoundNotChecked,
     /// A mate within N is proven, a shorter one may exist: the search for one stopped for this
-    /// reason.
+    /// reason (`Unconfirmed`: the walk of the disproof below N refuted it).
     UpperBound(Reason),
     /// The mate is proven but no bound on its distance was: the bounded search stopped for this
     /// reason (`mate_in` is `None`).
@@ -305,11 +312,14 @@ pub struct MateReport {
     /// Records of the certificate written of the proof (see [`solve_mate_with`]), when one
     /// was asked for and written.
     pub certificate_records: Option<u64>,
-    /// Every bound proven on the way, in the order the bounded searches proved (and confirmed)
-    /// them: a mate within `k` moves, and the wall time from the call's start when it was
-    /// shown. What a program that announces the shortest mate it has found, without showing
-    /// that none is shorter, would have answered by then; for an exact `mate_in` the rest of
-    /// [`elapsed`](MateReport::elapsed) went on the disproof of a shorter mate and the line.
+    /// Every bound proven on the way, in the order the bounded searches proved them (each
+    /// confirmed as it was found when [`MateConfig::confirm`] is on): a mate within `k` moves,
+    /// and the wall time from the call's start when it was shown; `(0, t)` for a defender
+    /// mated already. What a program that announces the shortest mate it has found, without
+    /// showing that none is shorter, would have answered by then; for an exact `mate_in` the
+    /// rest of [`elapsed`](MateReport::elapsed) went on the disproof of a shorter mate and the
+    /// line. After a refuted answer the search runs again, and its bounds follow the first
+    /// run's.
     pub bounds: Vec<(u32, Duration)>,
     /// Wall time of everything.
     pub elapsed: Duration,
@@ -491,6 +501,7 @@ fn solve_mate_inner(
     // that walk catches what it led to. When a walk refutes an answer, the bisection runs
     // again with every answer confirmed by its search.
     let mut confirm_each = false;
+    let mut first_guess = guess;
     let (upper, exactness) = loop {
         let mut refuted = false;
         let mut search = |k: u32, report: &mut MateReport, budget: &mut Budget| {
@@ -524,9 +535,13 @@ fn solve_mate_inner(
         };
         // No deepening from below here, unlike tsume-shogi (`crate::shogi::mate`): on the
         // broad chess bench it found no exact N more and cost 2.7% more MID calls.
-        let (upper, ending) = bisect(guess.min(max_budget), max_budget, config.exact, 0, |k| {
-            (search(k, &mut report, &mut budget), None)
-        });
+        let (upper, ending) = bisect(
+            first_guess.min(max_budget),
+            max_budget,
+            config.exact,
+            0,
+            |k| (search(k, &mut report, &mut budget), None),
+        );
         let exactness = match (ending, upper) {
             (Ending::Exact, _) => Exactness::Exact,
             (Ending::FirstProof, _) => Exactness::UpperBoundNotChecked,
@@ -561,6 +576,20 @@ fn solve_mate_inner(
         }
         table.rekey();
         confirm_each = true;
+        // Again from the least bound confirmed so far (each was walked as it was found).
+        if let Some(least) = report.bounds.iter().map(|&(k, _)| k).min() {
+            first_guess = least;
+        }
+    };
+    // A bound confirmed in the first run stands when the second stopped above it.
+    let least = report.bounds.iter().map(|&(k, _)| k).min();
+    let (upper, exactness) = match (exactness, least) {
+        (Exactness::UpperBound(reason) | Exactness::Unknown(reason), Some(least))
+            if upper.is_none_or(|n| n > least) =>
+        {
+            (Some(least), Exactness::UpperBound(reason))
+        }
+        _ => (upper, exactness),
     };
     report.exactness = exactness;
     report.mate_in = upper;
@@ -718,7 +747,10 @@ fn every_reply_mated_in_one(chess: &Chess) -> bool {
 fn complete_line(chess: &mut Chess, attacker: Player, mut line: Vec<Move>) -> Vec<Move> {
     let played = play_legal_prefix(chess, &line);
     if played == line.len() && chess.side_to_move() != attacker && every_reply_mated_in_one(chess) {
-        let reply = chess.legal_moves()[0];
+        let mut all = [Move::default(); MAX_MOVES];
+        let mut replies = MoveList::new(&mut all);
+        chess.generate_moves(&mut replies);
+        let reply = replies.as_slice()[0];
         chess.play(reply);
         if let Some(mate) = chess.mating_move() {
             line.push(reply);

@@ -373,7 +373,7 @@ pub enum Exactness {
     /// for ([`MateConfig::exact`] off).
     UpperBoundNotChecked,
     /// A mate within N is proven, a shorter one may exist: the search for one stopped for
-    /// this reason.
+    /// this reason (`Unconfirmed`: the walk of the disproof below N refuted it).
     UpperBound(Reason),
     /// The mate is proven but no bound on its length was: the bounded search stopped for this
     /// reason (or was not asked for).
@@ -630,7 +630,8 @@ pub fn solve_tsume_in_with(
     let (upper, ending) = match deepened {
         Ok(n) => (Some(n), Ending::Exact),
         Err(_) if lower >= max_budget => (None, Ending::Stopped(Reason::DepthLimit)),
-        // A proof the walk refuted: the table misled the search; no bound is shown.
+        // A proof the walk refuted: the table misled the search; no bound is shown (unlike
+        // chess, no second search with every answer confirmed: a rare case left unknown).
         Err(Reason::Unconfirmed) => (None, Ending::Stopped(Reason::Unconfirmed)),
         Err(_) => bisect(guess.min(max_budget), max_budget, true, lower, |k| {
             within.budget = k;

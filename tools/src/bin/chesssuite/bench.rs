@@ -16,8 +16,9 @@
 //!
 //! Times are medians of the runs. A program "solves" a line when it answers within the cap in
 //! every run; proofnum's exact distance is "faster" when it is exact in every run and its
-//! median time is below Stockfish's; its bound is "first" when it was proven within N in every
-//! run and its median time is below Stockfish's. Per mate length: the lines, exact distances, the faster
+//! median time is below Stockfish's, and its bound is "first" when a mate within N was proven
+//! in every run, its median time below Stockfish's (a line Stockfish leaves unsolved counts for
+//! proofnum in both). Per mate length: the lines, exact distances, the faster and first
 //! share, the median times and ratios; then the worst lines by time ratio, and every proof
 //! or distance search that stopped at the depth limit (a dive: df-pn followed one line
 //! `solve::MAX_DEPTH` plies down). `--write-baseline` keeps the figures (answer: proofnum's
@@ -312,7 +313,7 @@ fn short(exactness: Exactness) -> &'static str {
 fn summary(rows: &[Row], options: &Options) {
     let cap = options.cap_s;
     println!(
-        "{:>6} {:>5} {:>7} {:>7} {:>9} {:>8} {:>11} {:>10} {:>10} {:>10} {:>12} {:>11}",
+        "{:>6} {:>5} {:>7} {:>7} {:>9} {:>9} {:>12} {:>10} {:>10} {:>10} {:>12} {:>11}",
         "N",
         "lines",
         "proven",

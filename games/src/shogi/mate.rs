@@ -588,44 +588,45 @@ pub fn solve_tsume_in_with(
     };
     let mut within = MateWithin::new(tsume.clone(), 0);
     let max_budget = (config.max_plies / 2) as u32;
+    // One bounded search within `cap` positions, charged to the budget. Every bound reported
+    // is confirmed: a proof is walked as it is found (small beside the disproofs); the
+    // disproofs run unconfirmed, and the one an exact length rests on is walked after.
+    let mut bounded = |k: u32, cap: u64| {
+        within.budget = k;
+        let capped = Budget {
+            nodes_left: budget.nodes_left.min(cap),
+            ..budget
+        };
+        let result =
+            capped.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
+        budget.charge(&mut report.stats, &result.stats);
+        let mut status = result.status;
+        if config.confirm {
+            status = confirmed(
+                status,
+                &mut budget,
+                &mut dfpn,
+                &mut within,
+                black,
+                &mut table,
+                memo,
+                &mut report.stats,
+            );
+        }
+        // The proof's own line is a guess at a shorter bound (its defence need not be the
+        // longest: the guess is then disproven and the bisection goes on).
+        let hint = u32::from(result.distance).div_ceil(2);
+        (status, result.stats.nodes, hint)
+    };
     // From below first, while that is cheap (as many positions as the proof took, at least
     // DEEPEN_MIN_NODES): a short mate is then exact without a search at a loose budget, where
     // df-pn can wander as long as the proof's own roundabout line (musou-047: a 53-ply line
     // for a 15-ply mate). Then from the proof's guess, knowing the budgets disproven.
-    // Every bound reported is confirmed: each bounded proof is walked as it is found (a
-    // proof's walk is small beside the disproofs); the disproofs run unconfirmed, and the one
-    // an exact length rests on is walked after.
-    let confirm_proofs = config.confirm;
-    let mut confirm = |status: Status,
-                       budget: &mut Budget,
-                       dfpn: &mut Dfpn<'_, MateWithin>,
-                       within: &mut MateWithin,
-                       table: &mut Table<'_>,
-                       stats: &mut Stats| {
-        if confirm_proofs {
-            confirmed(status, budget, dfpn, within, black, table, memo, stats)
-        } else {
-            status
-        }
-    };
     let mut deepen_nodes = report.proof_stats.nodes.max(DEEPEN_MIN_NODES);
     let (lower, deepened) = deepen(max_budget, |k| {
-        within.budget = k;
-        let cheap = Budget {
-            nodes_left: budget.nodes_left.min(deepen_nodes),
-            ..budget
-        };
-        let result = cheap.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
-        deepen_nodes = deepen_nodes.saturating_sub(result.stats.nodes);
-        budget.charge(&mut report.stats, &result.stats);
-        confirm(
-            result.status,
-            &mut budget,
-            &mut dfpn,
-            &mut within,
-            &mut table,
-            &mut report.stats,
-        )
+        let (status, nodes, _) = bounded(k, deepen_nodes);
+        deepen_nodes = deepen_nodes.saturating_sub(nodes);
+        status
     });
     let (upper, ending) = match deepened {
         Ok(n) => (Some(n), Ending::Exact),
@@ -634,21 +635,8 @@ pub fn solve_tsume_in_with(
         // chess, no second search with every answer confirmed: a rare case left unknown).
         Err(Reason::Unconfirmed) => (None, Ending::Stopped(Reason::Unconfirmed)),
         Err(_) => bisect(guess.min(max_budget), max_budget, true, lower, |k| {
-            within.budget = k;
-            let result =
-                budget.with_limits(|limits| dfpn.solve(&mut within, black, &mut table, limits));
-            budget.charge(&mut report.stats, &result.stats);
-            let status = confirm(
-                result.status,
-                &mut budget,
-                &mut dfpn,
-                &mut within,
-                &mut table,
-                &mut report.stats,
-            );
-            // The proof's own line is a guess at a shorter bound (its defence need not be the
-            // longest: the guess is then disproven and the bisection goes on).
-            (status, Some(u32::from(result.distance).div_ceil(2)))
+            let (status, _, hint) = bounded(k, u64::MAX);
+            (status, Some(hint))
         }),
     };
     report.exactness = match (ending, upper) {

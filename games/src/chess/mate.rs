@@ -15,11 +15,10 @@
 //! move left (with one left, only a mate in one wins, which the game answers at once; the
 //! defender to move before that last move loses exactly when every reply allows a mate in one,
 //! which it also answers at once). Each attacker move spends one, so no position repeats: the
-//! game is acyclic. The attacker wins it
-//! exactly when it can force mate within `k` moves in chess with repetitions as draws: a
-//! shortest mating strategy never repeats a position (its distance to mate falls with every
-//! attacker move and never rises with a defender move), and repetitions only end lines the
-//! attacker avoids anyway.
+//! game is acyclic. The attacker wins it exactly when it can force mate within `k` moves in
+//! chess with repetitions as draws: a shortest mating strategy never repeats a position (its
+//! distance to mate falls with every attacker move and never rises with a defender move), and
+//! repetitions only end lines the attacker avoids anyway.
 //!
 //! A proof of `MateWithin(k)` shows the distance is at most `k`, a disproof that it is more.
 //! From the guess, [`solve_mate`] raises `k` until a proof (an upper bound), then lowers it

@@ -159,9 +159,35 @@ fn claimeven_bounds_who_can_win() {
 }
 
 #[test]
+fn pairing_across_columns_bounds_who_can_win() {
+    // 6×4, First to move: columns 1 and 3 have an odd number of empty cells (3 and 1), the
+    // rest four. Second pairs column 1's first empty cell with column 3's last (when First
+    // takes one, Second takes the other) and answers on top everywhere else, so First gets
+    // rows 1 and 3 of the even columns, row 3 of column 1 and at most one of the paired
+    // cells: no four. Plain claimeven needs every column even and says nothing.
+    type B = Board<6, 4>;
+    let moves = "1333";
+    let b = B::from_moves(moves).unwrap();
+    assert_eq!(b.outcome(), Outcome::CannotWin);
+    assert_eq!(
+        Restricted::<6, 4, { rules::ALL & !rules::BOUNDS }>::from(b).outcome(),
+        Outcome::Unknown
+    );
+    assert_ne!(values_agree::<6, 4>(moves), Value::Win);
+    // Second to move with three odd columns (1, 3 and 5): after a stone of its own the odd
+    // columns pair up, and First, to move then, gets too little to connect four.
+    let moves = "13335";
+    let b = B::from_moves(moves).unwrap();
+    assert_eq!(b.outcome(), Outcome::CannotLose);
+    assert_ne!(values_agree::<6, 4>(moves), Value::Loss);
+}
+
+#[test]
 fn bounds_on_random_7x6_positions_agree_with_the_reference() {
-    // Random games of 28 to 40 stones: every bound the game reports is checked against the
-    // reference solver.
+    // Random games of 16 to 40 stones: every bound the game reports is checked against the
+    // reference solver, and each kind is seen: the pairing strategies with the columns of an
+    // odd number of empty cells paired across (two or more of them) as well as the plain
+    // claimeven (none, or the mover's one) and the open-line test.
     let mut rng = 0x5eed_u64;
     let mut next = |n: usize| {
         rng = rng
@@ -170,16 +196,19 @@ fn bounds_on_random_7x6_positions_agree_with_the_reference() {
         ((rng >> 33) % n as u64) as usize
     };
     let mut solver = Solver::<7, 6>::new(1 << 18);
-    let mut fired = [0usize; 3];
+    // [CannotWin, CannotLose, Draw] × [at most one odd column, two or more].
+    let mut fired = [[0usize; 2]; 3];
     let mut tried = 0;
-    while tried < 5000 {
-        let stones = 28 + next(13);
+    while tried < 10_000 {
+        let stones = 16 + next(25);
         let mut p = Position::<7, 6>::new();
         let mut moves = String::new();
+        let mut heights = [0usize; 7];
         while moves.len() < stones && !p.is_over() {
             let open: Vec<usize> = (0..7).filter(|&c| p.can_play(c)).collect();
             let c = open[next(open.len())];
             p.play(c);
+            heights[c] += 1;
             moves.push(char::from(b'1' + c as u8));
         }
         if p.is_over() {
@@ -195,9 +224,13 @@ fn bounds_on_random_7x6_positions_agree_with_the_reference() {
         };
         let value = solver.value(&mut p).unwrap();
         assert!(outcome.admits(value), "{moves}: {outcome:?} but {value:?}");
-        fired[slot] += 1;
+        let odd_columns = heights.iter().filter(|&&h| (6 - h) % 2 == 1).count();
+        fired[slot][usize::from(odd_columns >= 2)] += 1;
     }
-    assert!(fired.iter().all(|&n| n > 0), "bounds fired {fired:?} times");
+    assert!(
+        fired[0].iter().chain(&fired[1]).all(|&n| n > 0) && fired[2][0] > 0,
+        "bounds fired {fired:?} times"
+    );
 }
 
 /// A plain grid for the move-order check: `cells[c][r]` is 0, 1 (First) or 2.

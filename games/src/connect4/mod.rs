@@ -17,8 +17,9 @@
 //! # What the game tells the solver
 //! Threat analysis, from a few bitboard operations per position ([`knowledge`] has the
 //! details and the sources): [`outcome`](Game::outcome) reports immediate wins, double threats
-//! and positions where every move hands the opponent a four as exact results, and claimeven
-//! value bounds (the side to move cannot win, or cannot lose);
+//! and positions where every move hands the opponent a four as exact results, and value
+//! bounds from pairing strategies (Allis' claimeven and baseinverse: the side to move cannot
+//! win, or cannot lose);
 //! [`generate_moves`](Game::generate_moves) lists only the forced block when the opponent
 //! threatens to connect four, leaves out moves that let the opponent connect four on top of
 //! them, and lists the rest by the threats they create, centre first among equals;

@@ -481,6 +481,7 @@ fn prove(file: &str, common: &Common) -> Result<ExitCode, String> {
     each_problem(
         file,
         common,
+        false,
         |problem| common.tsume(problem),
         |problem, result, row| println!("{}\t{row}\t{}", problem.id, result.stats.max_depth),
     )
@@ -526,21 +527,67 @@ fn within(file: &str, common: &Common, moves: u32) -> Result<ExitCode, String> {
     if moves == 0 {
         return Err("--moves: at least 1 (Black moves first)".into());
     }
-    println!("id\tmoves\tstatus\tseconds\tmid_calls\tpositions");
+    println!("id\tmoves\tstatus\tseconds\tmid_calls\tpositions\tconfirmation");
     each_problem(
         file,
         common,
+        true,
         |problem| Ok(MateWithin::new(common.tsume(problem)?, moves)),
         |problem, _, row| println!("{}\t{moves}\t{row}", problem.id),
     )
 }
 
+/// The confirmation column of [`each_problem`]: `status`'s walk from `position`.
+fn walk<G: Game>(
+    dfpn: &mut Dfpn<'_, G>,
+    position: &mut G,
+    status: Status,
+    table: &mut Table<'_>,
+    common: &Common,
+) -> String {
+    if !matches!(status, Status::Proven | Status::Disproven) {
+        return "-".into();
+    }
+    let mut memo = vec![0u64; CONFIRM_MEMO_WORDS];
+    let start = std::time::Instant::now();
+    let mut clock = move || start.elapsed().as_micros() as u64;
+    let mut limits = Limits {
+        clock: Some(&mut clock),
+        max_time_us: (common.cap_s * 1e6) as u64,
+        ..Limits::default()
+    };
+    let v = dfpn.verify(
+        position,
+        Player::First,
+        status,
+        table,
+        &mut memo,
+        &mut limits,
+    );
+    match v.verdict {
+        proofnum::Verdict::Verified => format!(
+            "confirmed ({} positions, {:.1} s)",
+            v.stats.nodes + v.stats.search_nodes,
+            start.elapsed().as_secs_f64()
+        ),
+        proofnum::Verdict::Refuted => "REFUTED".into(),
+        proofnum::Verdict::Unknown(reason) => format!("unconfirmed ({reason})"),
+    }
+}
+
+/// Scratch memory for a confirmation walk's verified positions (`Dfpn::verify`), in words:
+/// 64 MiB, enough that a walk of millions of positions seldom walks one twice.
+const CONFIRM_MEMO_WORDS: usize = 1 << 23;
+
 /// df-pn on the game `game` makes of every problem of the suite, each in a fresh table and
 /// within `--cap`; `print` gets the result and the row's common fields (status, seconds, MID
-/// calls, positions; tab-separated).
+/// calls, positions; tab-separated), and with `confirm` a last one: the answer's walk after
+/// the clock stops (`Dfpn::verify`, within another `--cap`): `confirmed (N positions)`,
+/// `REFUTED`, or why it stopped.
 fn each_problem<G: Game>(
     file: &str,
     common: &Common,
+    confirm: bool,
     game: impl Fn(&Problem) -> Result<G, String>,
     print: impl Fn(&Problem, &SearchResult<G::Move>, &str),
 ) -> Result<ExitCode, String> {
@@ -566,10 +613,20 @@ fn each_problem<G: Game>(
             Status::Disproven => "disproven".to_string(),
             Status::Unknown(reason) => format!("unknown ({reason})"),
         };
-        let row = format!(
+        let mut row = format!(
             "{status}\t{seconds:.6}\t{}\t{}",
             result.stats.mid_calls, result.stats.nodes
         );
+        if confirm {
+            row.push('\t');
+            row.push_str(&walk(
+                &mut dfpn,
+                &mut position,
+                result.status,
+                &mut table,
+                common,
+            ));
+        }
         print(problem, &result, &row);
         let _ = std::io::stdout().flush();
     }

@@ -121,35 +121,39 @@ fn moves_under_a_threat_are_left_out() {
     values_agree::<6, 5>(moves);
 }
 
+/// Checks that the 6×4 position after `moves` has the bound `outcome`, which the same board
+/// without the bounds rule does not see, and that the reference solver's value admits it.
+fn bound_on_6x4(moves: &str, outcome: Outcome) -> Board<6, 4> {
+    let b = Board::<6, 4>::from_moves(moves).unwrap();
+    assert_eq!(b.outcome(), outcome, "{moves}");
+    assert_eq!(
+        Restricted::<6, 4, { rules::ALL & !rules::BOUNDS }>::from(b).outcome(),
+        Outcome::Unknown,
+        "{moves} without the bounds"
+    );
+    let value = values_agree::<6, 4>(moves);
+    assert!(outcome.admits(value), "{moves}: {outcome:?} but {value:?}");
+    b
+}
+
 #[test]
 fn claimeven_bounds_who_can_win() {
     // 6×4: column 3 holds Second, First, Second, First from the bottom, column 1 First, Second.
     // Every column has an even number of empty cells and First is to move: Second can answer
     // every stone on top of it, so First only ever gets cells of rows 1 and 3, and Second's
     // stones in column 3 block every four there. First cannot win.
-    type B = Board<6, 4>;
-    let moves = "133331";
-    let b = B::from_moves(moves).unwrap();
-    assert_eq!(b.outcome(), Outcome::CannotWin);
-    assert_eq!(
-        Restricted::<6, 4, { rules::ALL & !rules::BOUNDS }>::from(b).outcome(),
-        Outcome::Unknown
-    );
-    assert_ne!(values_agree::<6, 4>(moves), Value::Win);
+    let b = bound_on_6x4("133331", Outcome::CannotWin);
     // The moves are still listed (a bound is not the end of the game).
     assert!(!listed(&b).is_empty());
     // One stone earlier, Second to move: column 1 has an odd number of empty cells; Second
     // plays there and answers on top from then on. Second cannot lose.
-    let moves = "13333";
-    let b = B::from_moves(moves).unwrap();
-    assert_eq!(b.outcome(), Outcome::CannotLose);
-    assert_ne!(values_agree::<6, 4>(moves), Value::Loss);
+    let mut b = bound_on_6x4("13333", Outcome::CannotLose);
     // A search for First as the attacker is disproved at the root at once.
+    type B = Board<6, 4>;
     let mut memory = vec![0u8; Table::required_bytes(1 << 10)];
     let mut table = Table::new(&mut memory).unwrap();
     let mut stack = vec![0u8; Dfpn::<B>::stack_bytes(24, 6)];
     let mut dfpn = Dfpn::<B>::new(&mut stack, 24, 6, DfpnConfig::default()).unwrap();
-    let mut b = b;
     let r = dfpn.solve(&mut b, Player::First, &mut table, &mut Limits::default());
     assert_eq!(
         (r.status, r.stats.mid_calls),
@@ -165,21 +169,10 @@ fn pairing_across_columns_bounds_who_can_win() {
     // takes one, Second takes the other) and answers on top everywhere else, so First gets
     // rows 1 and 3 of the even columns, row 3 of column 1 and at most one of the paired
     // cells: no four. Plain claimeven needs every column even and says nothing.
-    type B = Board<6, 4>;
-    let moves = "1333";
-    let b = B::from_moves(moves).unwrap();
-    assert_eq!(b.outcome(), Outcome::CannotWin);
-    assert_eq!(
-        Restricted::<6, 4, { rules::ALL & !rules::BOUNDS }>::from(b).outcome(),
-        Outcome::Unknown
-    );
-    assert_ne!(values_agree::<6, 4>(moves), Value::Win);
+    bound_on_6x4("1333", Outcome::CannotWin);
     // Second to move with three odd columns (1, 3 and 5): after a stone of its own the odd
     // columns pair up, and First, to move then, gets too little to connect four.
-    let moves = "13335";
-    let b = B::from_moves(moves).unwrap();
-    assert_eq!(b.outcome(), Outcome::CannotLose);
-    assert_ne!(values_agree::<6, 4>(moves), Value::Loss);
+    bound_on_6x4("13335", Outcome::CannotLose);
 }
 
 #[test]

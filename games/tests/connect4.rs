@@ -247,7 +247,7 @@ fn check_board_against_brute<const W: usize, const H: usize>(positions: &[Vec<us
         let mut grid = g.clone();
         let value = value_of(brute.score(&mut grid, moves.len()));
         // Early detection may only report what is true (a draw before the board is full comes
-        // from the claimeven bounds).
+        // from the pairing bounds).
         match outcome {
             Outcome::Unknown => {}
             Outcome::Win => assert_eq!(value, Value::Win, "{text}"),

@@ -178,9 +178,9 @@ fn pairing_across_columns_bounds_who_can_win() {
 #[test]
 fn bounds_on_random_7x6_positions_agree_with_the_reference() {
     // Random games of 16 to 40 stones: every bound the game reports is checked against the
-    // reference solver, and each kind is seen: the pairing strategies with the columns of an
-    // odd number of empty cells paired across (two or more of them) as well as the plain
-    // claimeven (none, or the mover's one) and the open-line test.
+    // reference solver, and the pairing strategies must give bounds of both kinds that the
+    // open-line test alone does not, with two or more columns of an odd number of empty
+    // cells (paired across columns), which plain claimeven never pairs.
     let mut rng = 0x5eed_u64;
     let mut next = |n: usize| {
         rng = rng
@@ -189,19 +189,17 @@ fn bounds_on_random_7x6_positions_agree_with_the_reference() {
         ((rng >> 33) % n as u64) as usize
     };
     let mut solver = Solver::<7, 6>::new(1 << 18);
-    // [CannotWin, CannotLose, Draw] × [at most one odd column, two or more].
-    let mut fired = [[0usize; 2]; 3];
+    let mut fired = [0usize; 3]; // CannotWin, CannotLose, Draw
+    let mut paired_across = [0usize; 2]; // CannotWin, CannotLose
     let mut tried = 0;
     while tried < 10_000 {
         let stones = 16 + next(25);
         let mut p = Position::<7, 6>::new();
         let mut moves = String::new();
-        let mut heights = [0usize; 7];
         while moves.len() < stones && !p.is_over() {
             let open: Vec<usize> = (0..7).filter(|&c| p.can_play(c)).collect();
             let c = open[next(open.len())];
             p.play(c);
-            heights[c] += 1;
             moves.push(char::from(b'1' + c as u8));
         }
         if p.is_over() {
@@ -217,12 +215,19 @@ fn bounds_on_random_7x6_positions_agree_with_the_reference() {
         };
         let value = solver.value(&mut p).unwrap();
         assert!(outcome.admits(value), "{moves}: {outcome:?} but {value:?}");
-        let odd_columns = heights.iter().filter(|&&h| (6 - h) % 2 == 1).count();
-        fired[slot][usize::from(odd_columns >= 2)] += 1;
+        fired[slot] += 1;
+        let grid = Grid::new(&moves);
+        let mover = 1 + (moves.len() % 2) as u8;
+        // The player the bound denies a win still has a four in its stones and the empty
+        // cells: only a pairing gives this bound.
+        let denied = if slot == 0 { mover } else { 3 - mover };
+        if slot < 2 && grid.open_line(denied) && grid.odd_columns() >= 2 {
+            paired_across[slot] += 1;
+        }
     }
     assert!(
-        fired[0].iter().chain(&fired[1]).all(|&n| n > 0) && fired[2][0] > 0,
-        "bounds fired {fired:?} times"
+        fired.iter().all(|&n| n > 0) && paired_across.iter().all(|&n| n > 0),
+        "bounds fired {fired:?} times, {paired_across:?} from pairings across columns"
     );
 }
 
@@ -244,6 +249,26 @@ impl Grid {
 
     fn at(&self, c: i32, r: i32) -> Option<u8> {
         ((0..7).contains(&c) && (0..6).contains(&r)).then(|| self.cells[c as usize][r as usize])
+    }
+
+    /// True when some four cells in a row hold no stone of the other player than `who`.
+    fn open_line(&self, who: u8) -> bool {
+        (0..7).any(|c| {
+            (0..6).any(|r| {
+                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+                    (0..4)
+                        .all(|k| matches!(self.at(c + k * dc, r + k * dr), Some(x) if x != 3 - who))
+                })
+            })
+        })
+    }
+
+    /// The columns with an odd number of empty cells.
+    fn odd_columns(&self) -> usize {
+        self.cells
+            .iter()
+            .filter(|column| column.iter().filter(|&&x| x == 0).count() % 2 == 1)
+            .count()
     }
 
     /// Empty cells where a stone of `who` would complete four in a row.

@@ -29,16 +29,17 @@
 //!   and those cells hold no four, it cannot win. Such a pairing exists, with the other
 //!   player to move, when an even number of columns have an odd number of empty cells: they
 //!   are paired across two by two at their first empty cells, every other empty cell lies in
-//!   a vertical pair, and the lower cells are those of the rows of the same parity as the
-//!   board height (with no odd column this is plain claimeven). So with an even number of odd
-//!   columns the side to move cannot win when its stones, those rows' empty cells and the odd
-//!   columns' first cells hold no four (counting all the cells paired across, not one of
-//!   each: simpler, and it only errs towards "can win"); with an odd number, the side to move
-//!   cannot lose when it has a stone after which the same holds for the opponent. Otherwise
-//!   the plain test remains: a player whose stones and the empty cells hold no four cannot
-//!   win. Each bound is a strategy that is followed to the end of the game, so it is exact
-//!   knowledge, not a guess; the random-position test checks each kind against the reference
-//!   solver.
+//!   a vertical pair, and the lower cells are those of the rows `r` (counted from 0 at the
+//!   bottom) with `r ≡ H (mod 2)`: rows 1, 3, 5 counted from 1 on the standard board (with no
+//!   odd column this is plain claimeven). So with an even number of odd columns the side to
+//!   move cannot win when its stones, those rows' empty cells and the odd columns' first
+//!   cells hold no four (counting all the cells paired across, not one of each: simpler, and
+//!   it only errs towards "can win"); with an odd number, the side to move cannot lose when
+//!   it has a stone after which the same holds for the opponent. The other direction of each
+//!   (the first player's, who cannot pair) has the plain open-line test: a player whose
+//!   stones and the empty cells hold no four cannot win. A pairing bound is a strategy
+//!   followed to the end of the game, so it is exact knowledge, not a guess; the
+//!   random-position test checks each kind against the reference solver.
 //! - [`rules::ESTIMATE`]: df-pn+ initial numbers (Nagai 2002) for the side to move, from its
 //!   `m` moves left after the threat analysis and the threats `t` (its own) and `u` (the
 //!   opponent's): (φ, δ) = (1 + u, 2^m · (1 + t)). Refuting a position takes a refutation of
@@ -206,8 +207,8 @@ impl<const W: usize, const H: usize> Board<W, H> {
         !has_four::<H>(stones | (empty & Self::FIRST_ROWS) | odd_columns)
     }
 
-    /// True unless the mover, its opponent having an odd number of columns with an odd
-    /// number of empty cells (their first empty cells in `odd_columns`), has a stone after
+    /// True unless the mover, with an odd number of columns having an odd number of empty
+    /// cells (their first empty cells in `odd_columns`), has a stone after
     /// which the opponent's stones and the cells it can get against the mover's pairing
     /// ([`pairing_refutes`](Self::pairing_refutes), the opponent to move) hold no four: then the
     /// mover cannot lose.

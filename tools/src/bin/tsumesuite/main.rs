@@ -101,7 +101,8 @@ enum Command {
     },
     /// Whether Black mates within `--moves` moves (`MateWithin`: 2N - 1 plies by the
     /// composers' conventions, futile interpositions not counted), one tab-separated row per
-    /// problem (id, moves, status, seconds, MID calls, positions). Proven: a mate that short exists;
+    /// problem (id, moves, status, seconds, MID calls, positions, confirmation: the answer's
+    /// walk after the clock, within another `--cap`). Proven: a mate that short exists;
     /// disproven: none does (so a line claiming one misses a defence).
     Within {
         /// The suite (JSON lines).
@@ -132,7 +133,7 @@ enum Command {
 
 #[derive(clap::Args)]
 struct Common {
-    /// Seconds per problem for the proof.
+    /// Seconds per problem for the proof (`within` gives its confirmation walk as long again).
     #[arg(long = "cap", default_value_t = 60.0)]
     cap_s: f64,
     /// Transposition table, MiB.
@@ -583,7 +584,7 @@ const CONFIRM_MEMO_WORDS: usize = 1 << 23;
 /// df-pn on the game `game` makes of every problem of the suite, each in a fresh table and
 /// within `--cap`; `print` gets the result and the row's common fields (status, seconds, MID
 /// calls, positions; tab-separated), and with `confirm` a last one: the answer's walk after
-/// the clock stops (`Dfpn::verify`, within another `--cap`): `confirmed (N positions)`,
+/// the clock stops (`Dfpn::verify`, within another `--cap`): `confirmed (N positions, T s)`,
 /// `REFUTED`, or why it stopped.
 fn each_problem<G: Game>(
     file: &str,

@@ -13,7 +13,8 @@
 //! - [`baseline`]: the committed baselines' format and the comparison of a run with one;
 //! - [`trace`]: where a df-pn search spends its MID calls, measured from outside the core;
 //! - [`rng`]: the suite generators' random numbers;
-//! - [`timed_table_memory`]: a table's memory, allocated before a clock starts.
+//! - [`timed_table_memory`]: a table's memory, allocated before a clock starts;
+//! - [`capped`]: a search run with limits that stop it after so many seconds.
 //!
 //! Nothing here is part of the solver or published: these programs measure and check it.
 
@@ -30,4 +31,16 @@ pub fn timed_table_memory(bytes: usize) -> Vec<u8> {
     let mut memory = proofnum::memory::table_memory(bytes);
     proofnum::memory::prefault(&mut memory);
     memory
+}
+
+/// Runs `search` with limits that stop it `cap_s` seconds from now (and no other limit).
+pub fn capped<R>(cap_s: f64, search: impl FnOnce(&mut proofnum::Limits<'_>) -> R) -> R {
+    let start = std::time::Instant::now();
+    let mut clock = move || start.elapsed().as_micros() as u64;
+    let mut limits = proofnum::Limits {
+        clock: Some(&mut clock),
+        max_time_us: (cap_s * 1e6) as u64,
+        ..proofnum::Limits::default()
+    };
+    search(&mut limits)
 }

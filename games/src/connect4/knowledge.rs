@@ -172,18 +172,25 @@ impl<const W: usize, const H: usize> Board<W, H> {
         // One bit per column at its first empty row (the sentinel for a full column): the
         // bit lies on a "first" row exactly when the column has an even number of empty cells.
         let odd_columns = (self.mask + Self::BOTTOM) & !Self::FIRST_ROWS;
+        let they_have_a_line = has_four::<H>(theirs | empty);
         let (can_win, can_lose) = if odd_columns.count_ones() % 2 == 0 {
             // The opponent pairs every empty cell and answers each stone with its pair's
             // other cell, so the mover gets one cell of each pair at most.
             (
                 !Self::pairing_refutes(mine, empty, odd_columns),
-                has_four::<H>(theirs | empty),
+                they_have_a_line,
             )
         } else {
             // The mover plays one stone, after which it can pair the cells itself.
             (
                 has_four::<H>(mine | empty),
-                has_four::<H>(theirs | empty) && self.opponent_beats_every_pairing(odd_columns),
+                they_have_a_line
+                    && Self::opponent_beats_every_pairing(
+                        theirs,
+                        empty,
+                        self.possible(),
+                        odd_columns,
+                    ),
             )
         };
         match (can_win, can_lose) {
@@ -208,15 +215,17 @@ impl<const W: usize, const H: usize> Board<W, H> {
     }
 
     /// True unless the mover, with an odd number of columns having an odd number of empty
-    /// cells (their first empty cells in `odd_columns`), has a stone after
-    /// which the opponent's stones and the cells it can get against the mover's pairing
-    /// ([`pairing_refutes`](Self::pairing_refutes), the opponent to move) hold no four: then the
-    /// mover cannot lose.
+    /// cells (their first empty cells in `odd_columns`), has a stone on one of the playable
+    /// cells `moves` after which the opponent's stones `theirs` and the cells it can get
+    /// against the mover's pairing ([`pairing_refutes`](Self::pairing_refutes), the opponent
+    /// to move) hold no four: then the mover cannot lose.
     #[inline]
-    fn opponent_beats_every_pairing(&self, odd_columns: u64) -> bool {
-        let theirs = self.current ^ self.mask;
-        let empty = Self::BOARD & !self.mask;
-        let mut moves = self.possible();
+    fn opponent_beats_every_pairing(
+        theirs: u64,
+        empty: u64,
+        mut moves: u64,
+        odd_columns: u64,
+    ) -> bool {
         // Cells the opponent gets whatever the stone (a "first" row's cell not playable now):
         // a four there beats every pairing, and most positions have one.
         if has_four::<H>(theirs | (empty & Self::FIRST_ROWS & !moves)) {

@@ -19,7 +19,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use haitaka::{Color, Piece};
-use proofnum::{Dfpn, Game, Limits, MoveList, Player, Reason, Status, Table};
+use proofnum::{Dfpn, Game, MoveList, Player, Reason, Status, Table};
 use proofnum_games::shogi::mate::{Exactness, MateConfig, MateWithin, solve_tsume};
 use proofnum_games::shogi::notation::hand_text;
 use proofnum_games::shogi::{MAX_MOVES, Move, Tsume};
@@ -39,16 +39,10 @@ struct Searcher<'a, 'm> {
 impl Searcher<'_, '_> {
     /// Whether Black mates within the budget of `within`'s current position.
     fn settle(&mut self, within: &mut MateWithin) -> Status {
-        let start = Instant::now();
-        let mut clock = move || start.elapsed().as_micros() as u64;
-        let mut limits = Limits {
-            clock: Some(&mut clock),
-            max_time_us: (self.cap_s * 1e6) as u64,
-            ..Limits::default()
-        };
-        let result = self
-            .dfpn
-            .solve(within, Player::First, &mut self.table, &mut limits);
+        let result = proofnum_tools::capped(self.cap_s, |limits| {
+            self.dfpn
+                .solve(within, Player::First, &mut self.table, limits)
+        });
         self.mid_calls += result.stats.mid_calls;
         result.status
     }

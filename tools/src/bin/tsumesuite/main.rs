@@ -52,7 +52,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use proofnum::certificate::Sink;
-use proofnum::{Dfpn, DfpnConfig, Game, Limits, Player, SearchResult, Status, Table};
+use proofnum::{Dfpn, DfpnConfig, Game, Player, SearchResult, Status, Table};
 use proofnum_games::shogi::mate::{
     Exactness, MateConfig, MateMemory, MateWithin, TsumeReport, solve_tsume_in_with,
 };
@@ -551,7 +551,7 @@ fn walk<G: Game>(
     }
     let mut memo = vec![0u64; CONFIRM_MEMO_WORDS];
     let start = std::time::Instant::now();
-    let v = capped(common.cap_s, |limits| {
+    let v = proofnum_tools::capped(common.cap_s, |limits| {
         dfpn.verify(position, Player::First, status, table, &mut memo, limits)
     });
     match v.verdict {
@@ -563,18 +563,6 @@ fn walk<G: Game>(
         proofnum::Verdict::Refuted => "REFUTED".into(),
         proofnum::Verdict::Unknown(reason) => format!("unconfirmed ({reason})"),
     }
-}
-
-/// Runs `search` with limits that stop it `cap_s` seconds from now.
-fn capped<R>(cap_s: f64, search: impl FnOnce(&mut Limits<'_>) -> R) -> R {
-    let start = std::time::Instant::now();
-    let mut clock = move || start.elapsed().as_micros() as u64;
-    let mut limits = Limits {
-        clock: Some(&mut clock),
-        max_time_us: (cap_s * 1e6) as u64,
-        ..Limits::default()
-    };
-    search(&mut limits)
 }
 
 /// Scratch memory for a confirmation walk's verified positions (`Dfpn::verify`), in words:
@@ -602,7 +590,7 @@ fn each_problem<G: Game>(
         let mut position = game(problem)?;
         let mut table = Table::new(&mut table_bytes).map_err(|e| format!("{e:?}"))?;
         let start = std::time::Instant::now();
-        let result = capped(common.cap_s, |limits| {
+        let result = proofnum_tools::capped(common.cap_s, |limits| {
             dfpn.solve(&mut position, Player::First, &mut table, limits)
         });
         let seconds = start.elapsed().as_secs_f64();

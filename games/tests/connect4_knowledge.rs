@@ -176,9 +176,21 @@ fn pairing_across_columns_bounds_who_can_win() {
 }
 
 #[test]
+fn aftereven_wins_for_the_pairing_player() {
+    // 6×4, First to move. First holds columns 1 and 2's bottom cells and column 2's second,
+    // Second column 3's two bottom cells and column 2's third. Columns 1 and 2 have an odd
+    // number of empty cells: Second pairs their first empty cells across and answers on top
+    // everywhere else, so it gets row 2 (counted from 1) of columns 4 to 6 and completes row 2
+    // from column 3 to 6. First's only four left, row 3 of columns 3 to 6, needs the cells
+    // above those three, which fill only after them: Second connects first. First loses.
+    bound_on_6x4("232312", Outcome::Loss);
+}
+
+#[test]
 fn bounds_on_random_7x6_positions_agree_with_the_reference() {
-    // Random games of 16 to 40 stones: every bound the game reports is checked against the
-    // reference solver, and the pairing strategies must give bounds of both kinds that the
+    // Random games of 16 to 40 stones: every bound (and every loss from the opponent's
+    // pairing, aftereven) the game reports is checked against the reference solver, each
+    // kind must occur, and the pairing strategies must give bounds of both kinds that the
     // open-line test alone does not, with two or more columns of an odd number of empty
     // cells (paired across columns), which plain claimeven never pairs.
     let mut rng = 0x5eed_u64;
@@ -189,7 +201,7 @@ fn bounds_on_random_7x6_positions_agree_with_the_reference() {
         ((rng >> 33) % n as u64) as usize
     };
     let mut solver = Solver::<7, 6>::new(1 << 18);
-    let mut fired = [0usize; 3]; // CannotWin, CannotLose, Draw
+    let mut fired = [0usize; 4]; // CannotWin, CannotLose, Draw, Loss
     let mut paired_across = [0usize; 2]; // CannotWin, CannotLose
     let mut tried = 0;
     while tried < 10_000 {
@@ -206,11 +218,15 @@ fn bounds_on_random_7x6_positions_agree_with_the_reference() {
             continue;
         }
         tried += 1;
-        let outcome = ConnectFour::from_moves(&moves).unwrap().outcome();
+        let board = ConnectFour::from_moves(&moves).unwrap();
+        let outcome = board.outcome();
+        let without_bounds = Restricted::<7, 6, { rules::ALL & !rules::BOUNDS }>::from(board);
         let slot = match outcome {
             Outcome::CannotWin => 0,
             Outcome::CannotLose => 1,
             Outcome::Draw => 2,
+            // A loss the threats do not see: the opponent's pairing wins (aftereven).
+            Outcome::Loss if without_bounds.outcome() != Outcome::Loss => 3,
             _ => continue,
         };
         let value = solver.value(&mut p).unwrap();

@@ -39,7 +39,14 @@
 //!   (the first player's, who cannot pair) has the plain open-line test: a player whose
 //!   stones and the empty cells hold no four cannot win. A pairing bound is a strategy
 //!   followed to the end of the game, so it is exact knowledge, not a guess; the
-//!   random-position test checks each kind against the reference solver.
+//!   random-position test checks each kind against the reference solver. The pairing player
+//!   may also win by it (Allis' *aftereven*): it gets the upper cell of every vertical pair,
+//!   so a four of its stones and such cells is completed once those cells are filled; when
+//!   every four left to the side to move needs, in each column where such a four of the
+//!   pairing player has empty cells, a cell above them (it fills only later), or no four is
+//!   left to it at all, the side to move loses ([`Outcome::Loss`]). Only the pairing
+//!   player's side of this is used: the side to move's own (a stone, then its pairing) cost
+//!   more per position than it saved.
 //! - [`rules::ESTIMATE`]: df-pn+ initial numbers (Nagai 2002) for the side to move, from its
 //!   `m` moves left after the threat analysis and the threats `t` (its own) and `u` (the
 //!   opponent's): (φ, δ) = (1 + u, 2^m · (1 + t)). Refuting a position takes a refutation of
@@ -52,7 +59,7 @@
 use proofnum::Numbers;
 use proofnum::{Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule};
 
-use super::{Board, Column};
+use super::{Board, Column, stride};
 
 /// The pieces of knowledge, as bits of a `u8` set (`rules::THREATS | rules::ORDER`).
 pub mod rules {
@@ -65,7 +72,8 @@ pub mod rules {
     pub const THREATS: u8 = 2;
     /// Moves listed by the threats they create.
     pub const ORDER: u8 = 4;
-    /// Pairing (claimeven, baseinverse) and open-line value bounds.
+    /// Pairing (claimeven, baseinverse) and open-line value bounds, and the losses the
+    /// opponent's pairing forces (aftereven).
     pub const BOUNDS: u8 = 8;
     /// df-pn+ initial numbers from the number of moves.
     pub const ESTIMATE: u8 = 16;
@@ -83,6 +91,24 @@ pub(crate) fn has_four<const H: usize>(stones: u64) -> bool {
         pairs & down(pairs, 2 * shift)
     }
     (along(stones, 1) | along(stones, H + 1) | along(stones, H) | along(stones, H + 2)) != 0
+}
+
+/// Calls `f` with every four in a row within `stones` (as a mask of its four cells) while `f`
+/// returns true; returns whether it always did.
+#[inline]
+fn each_four<const H: usize>(stones: u64, mut f: impl FnMut(u64) -> bool) -> bool {
+    for shift in [1, H + 1, H, H + 2] {
+        let pairs = stones & down(stones, shift);
+        let mut starts = pairs & down(pairs, 2 * shift);
+        while starts != 0 {
+            let start = starts & starts.wrapping_neg();
+            starts ^= start;
+            if !f(start | up(start, shift) | up(start, 2 * shift) | up(start, 3 * shift)) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// `x << s`, and 0 once every bit is shifted out (tall, narrow boards have long strides).
@@ -174,6 +200,9 @@ impl<const W: usize, const H: usize> Board<W, H> {
         let odd_columns = (self.mask + Self::BOTTOM) & !Self::FIRST_ROWS;
         let they_have_a_line = has_four::<H>(theirs | empty);
         let (can_win, can_lose) = if odd_columns.count_ones() % 2 == 0 {
+            if Self::opponent_wins_by_aftereven(mine, theirs, empty, odd_columns) {
+                return Outcome::Loss;
+            }
             // The opponent pairs every empty cell and answers each stone with its pair's
             // other cell, so the mover gets one cell of each pair at most.
             (
@@ -212,6 +241,54 @@ impl<const W: usize, const H: usize> Board<W, H> {
     #[inline(always)]
     fn pairing_refutes(stones: u64, empty: u64, odd_columns: u64) -> bool {
         !has_four::<H>(stones | (empty & Self::FIRST_ROWS) | odd_columns)
+    }
+
+    /// True when the opponent, pairing the `empty` cells as in
+    /// [`pairing_refutes`](Self::pairing_refutes) (the mover to move, an even number of odd
+    /// columns), wins (Allis' *aftereven*): the pairing gives it the upper cell of every
+    /// vertical pair, so a four of its stones and such cells is completed once those cells
+    /// are filled, and every four the mover could still make holds, in each column where
+    /// that four of the opponent's has empty cells, a cell above them: it is completed later.
+    /// With no four left to the mover at all, any such four of the opponent's wins (the board
+    /// fills up). Each of the mover's fours may be outrun by a different four of the
+    /// opponent's: the pairing is one strategy, and whichever four of the opponent's fills up
+    /// first wins.
+    #[inline]
+    fn opponent_wins_by_aftereven(mine: u64, theirs: u64, empty: u64, odd_columns: u64) -> bool {
+        // The upper cells of the vertical pairs: rows off the "first" ones, outside the cells
+        // paired across columns.
+        let upper = empty & !Self::FIRST_ROWS & !odd_columns;
+        let theirs = theirs | upper;
+        if !has_four::<H>(theirs) {
+            return false;
+        }
+        let mover = mine | (empty & Self::FIRST_ROWS) | odd_columns;
+        each_four::<H>(mover, |line| {
+            let mut outrun = false;
+            each_four::<H>(theirs, |four| {
+                outrun = Self::fills_after(line, four & empty);
+                !outrun
+            });
+            outrun
+        })
+    }
+
+    /// True when the cells `line` fill up only after the empty cells `cells` (none in some
+    /// column means the line needs no cell above them there): in every column holding one of
+    /// `cells`, `line` has a cell above the highest of them.
+    #[inline]
+    fn fills_after(line: u64, cells: u64) -> bool {
+        let mut rest = cells;
+        while rest != 0 {
+            let column = Self::column_cells(rest.trailing_zeros() as usize / stride(H));
+            let top = 63 - (cells & column).leading_zeros();
+            // `top` is a board cell, so below bit 63: the shift cannot overflow.
+            if line & column & !((2u64 << top) - 1) == 0 {
+                return false;
+            }
+            rest &= !column;
+        }
+        true
     }
 
     /// True unless the mover, with an odd number of columns having an odd number of empty

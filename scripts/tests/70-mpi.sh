@@ -127,8 +127,8 @@ rank_pid() {
     done
 }
 
-# Connect Four 12345: Second (to move) wins, 5.9 M MID calls serially: long enough to signal.
-long=("$solve_mpi" connect4 12345 --quiet --table-mib 16 --checkpoint "$work/b.ck")
+# Connect Four 12355: Second (to move) wins, 8.4 M MID calls serially: long enough to signal.
+long=("$solve_mpi" connect4 12355 --quiet --table-mib 16 --checkpoint "$work/b.ck")
 echo "+ SIGUSR1 to rank 0, then SIGKILL to rank 2 (3 ranks)"
 # mpirun follows its SIGTERM with SIGKILL after odls_base_sigkill_timeout (1 s by default):
 # rank 0 waits 80% of it for the ranks' tables (rank 2, dead, never answers), then writes the
@@ -172,7 +172,7 @@ echo "killed rank: clear error, resumed to $(value "$work/after-kill.txt")"
 # others finish the solve, and the run ends (MPI_Abort: MPI_Finalize would wait for the stopped
 # rank) with the answer's exit code instead of hanging.
 echo "+ SIGSTOP to rank 2 (3 ranks, --rank-timeout 2)"
-timeout "$deadline" "${mpirun[@]}" -np 3 "$solve_mpi" connect4 12345 --quiet --table-mib 16 \
+timeout "$deadline" "${mpirun[@]}" -np 3 "$solve_mpi" connect4 12355 --quiet --table-mib 16 \
     --threads 1 --rank-timeout 2 >"$work/stopped-rank.txt" 2>"$work/stopped-rank.err" &
 run=$!
 for _ in $(seq 100); do

@@ -20,7 +20,7 @@
 #     and the commands that drive it, a checkpoint on the --checkpoint-trigger file, a stop on
 #     the --stop-trigger file that prints the command that resumes, that command, Ctrl-C at
 #     mpirun (SIGINT to mpirun, which ends the ranks with SIGTERM) with a last checkpoint and
-#     the command that resumes, and that command to Connect Four 4453's known value;
+#     the command that resumes, and that command to Connect Four 1235's known value;
 #   - `solve_mpi` built as an example (its old name) is the same program.
 # About 3 minutes after the release build (the guide's docs/src/parallel.md has the figures).
 set -euo pipefail
@@ -215,7 +215,7 @@ ln -s "$target" "$guide/target"
 as_root=()
 if [ "$(id -u)" = 0 ]; then as_root=(--allow-run-as-root); fi
 # As written in the guide (only --allow-run-as-root added as root, as the guide says).
-start=(mpirun --oversubscribe "${as_root[@]}" -np 3 target/release/solve_mpi connect4 4453
+start=(mpirun --oversubscribe "${as_root[@]}" -np 3 target/release/solve_mpi connect4 1235
     --checkpoint c4.ck --checkpoint-trigger c4.ck.now --stop-trigger c4.ck.stop)
 (cd "$guide" && timeout "$deadline" "${start[@]}") >"$work/guide1.txt" 2>"$work/guide1.err" &
 run=$!
@@ -279,7 +279,7 @@ fi
 echo "Ctrl-C at mpirun: a last checkpoint, and the same command to resume"
 # As the guide writes the resume (the checkpoint trigger left out), to the known value.
 (cd "$guide" && timeout "$deadline" mpirun --oversubscribe "${as_root[@]}" -np 3 \
-    target/release/solve_mpi connect4 4453 --checkpoint c4.ck --resume) >"$work/guide3.txt"
+    target/release/solve_mpi connect4 1235 --checkpoint c4.ck --resume) >"$work/guide3.txt"
 if [ "$(value "$work/guide3.txt")" != "value: Loss for the side to move (win for Second)" ] ||
     ! grep -q '^  (this run; the runs it resumed made [0-9,]* MID calls before)' "$work/guide3.txt"
 then

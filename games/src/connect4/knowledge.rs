@@ -81,16 +81,23 @@ pub mod rules {
     pub const ALL: u8 = WIN_NOW | THREATS | ORDER | BOUNDS | ESTIMATE;
 }
 
+/// The first cells (lowest bit) of the fours in a row within `stones` along the line of
+/// stride `shift` (1 vertical, `H + 1` horizontal, `H` and `H + 2` the diagonals).
+#[inline(always)]
+fn four_starts(stones: u64, shift: usize) -> u64 {
+    let pairs = stones & down(stones, shift);
+    pairs & down(pairs, 2 * shift)
+}
+
 /// True when `stones` hold four in a row on a board of height `H`.
 #[inline(always)]
 pub(crate) fn has_four<const H: usize>(stones: u64) -> bool {
     // Written out per direction so every shift is a constant the compiler folds.
-    #[inline(always)]
-    fn along(stones: u64, shift: usize) -> u64 {
-        let pairs = stones & down(stones, shift);
-        pairs & down(pairs, 2 * shift)
-    }
-    (along(stones, 1) | along(stones, H + 1) | along(stones, H) | along(stones, H + 2)) != 0
+    (four_starts(stones, 1)
+        | four_starts(stones, H + 1)
+        | four_starts(stones, H)
+        | four_starts(stones, H + 2))
+        != 0
 }
 
 /// Calls `f` with every four in a row within `stones` (as a mask of its four cells) while `f`
@@ -98,8 +105,7 @@ pub(crate) fn has_four<const H: usize>(stones: u64) -> bool {
 #[inline]
 fn each_four<const H: usize>(stones: u64, mut f: impl FnMut(u64) -> bool) -> bool {
     for shift in [1, H + 1, H, H + 2] {
-        let pairs = stones & down(stones, shift);
-        let mut starts = pairs & down(pairs, 2 * shift);
+        let mut starts = four_starts(stones, shift);
         while starts != 0 {
             let start = starts & starts.wrapping_neg();
             starts ^= start;

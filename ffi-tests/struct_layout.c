@@ -60,6 +60,8 @@ int main(void) {
     FIELD(pn_game, material_at_least);
     FIELD(pn_game, deferred_moves);
     FIELD(pn_game, encode_class);
+    FIELD(pn_game, material_needed);
+    FIELD(pn_game, material_join);
     SIZE(pn_stats);
     FIELD(pn_stats, nodes);
     FIELD(pn_stats, mid_calls);

@@ -496,6 +496,47 @@ typedef uint32_t pn_engine;
 #endif // __cplusplus
 
 /**
+ * How the solver settled a position it asks `material_needed` about (the `decided`
+ * argument of [`pn_material_needed_fn`]).
+ */
+enum pn_decided
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * The game's `outcome` settled it (a finished game, or a rule such as a mate in one);
+     * `mv` and `material` are 0.
+     */
+    PN_DECIDED_BY_OUTCOME = 0,
+    /**
+     * The side to move wins by `mv`, after which the position keeps its result with
+     * `material` (or any at least as good for the winner).
+     */
+    PN_DECIDED_BY_MOVE = 1,
+    /**
+     * The side to move loses to every move, `mv` is one of them, after which the position
+     * keeps its result with `material`: what this position needs for the result through
+     * `mv` (joined over every move with `material_join`, then asked as
+     * `PN_DECIDED_BY_EVERY_MOVE`).
+     */
+    PN_DECIDED_THROUGH_LOSING_MOVE = 2,
+    /**
+     * The side to move loses to every move; `material` is the join (`material_join`, for
+     * the winner) of what it needs through each of them, and what it needs in all adds what
+     * the moves it does not have need (a drop of a piece it lacks). `mv` is 0.
+     */
+    PN_DECIDED_BY_EVERY_MOVE = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pn_decided pn_decided;
+#else
+typedef uint32_t pn_decided;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * What `pn_certificate_check` found (`pn_check_report.verdict`).
  */
 enum pn_check_verdict
@@ -816,6 +857,41 @@ typedef int (*pn_material_at_least_fn)(void *ctx,
 typedef int (*pn_deferred_moves_fn)(void *ctx, size_t *out_n);
 
 /**
+ * Optional, with the dominance callbacks and `material_join`: the least material with which
+ * a solved result of the current position still holds (tsume-shogi's proof pieces: a mate
+ * found with a full hand may need one gold; a move budget: a mate found with 9 moves left
+ * may need 5), so that the solver's class entry covers every position of the class whose
+ * material is at least as good for the winner as that. `decided` (a `pn_decided`) says how
+ * the solver settled the position, with `mv` and `material` as it describes; the winner is
+ * the side to move when it won and the other side when it lost. Write 1 to `*out_known` and
+ * the material to `*out_material`, or 0 to `*out_known` to say nothing (the position's own
+ * material is kept); any other value is `PN_STATUS_CALLBACK_INVALID`. It must be *true*:
+ * every position of the class with material at least as good for the winner has the same
+ * result, given the same of the positions after its moves with the material they were
+ * found to need; a claim that is not true makes answers wrong (the confirming walk, on by
+ * default, then reports `PN_STATUS_UNCONFIRMED`). A material not at most as good for the
+ * winner as the position's own is ignored.
+ */
+typedef int (*pn_material_needed_fn)(void *ctx,
+                                     uint32_t decided,
+                                     uint32_t mv,
+                                     uint32_t material,
+                                     uint32_t *out_known,
+                                     uint32_t *out_material);
+
+/**
+ * Required with `material_needed`: writes to `*out_material` the least material at least as
+ * good for the player `winner` (a `pn_side`) as both `a` and `b`, in the current position's
+ * class (for shogi's attacker: the larger count of every piece type; for a failure, the
+ * smaller).
+ */
+typedef int (*pn_material_join_fn)(void *ctx,
+                                   uint32_t winner,
+                                   uint32_t a,
+                                   uint32_t b,
+                                   uint32_t *out_material);
+
+/**
  * A game, as a context pointer and callbacks. The position is one mutable state that `play`
  * and `undo` change; the serial calls restore it before they return (unless a callback
  * fails: then they take back the moves they played, except one whose `play` failed, as far
@@ -953,6 +1029,18 @@ typedef struct pn_game {
      * `struct_size` and get NULL.
      */
     pn_encode_fn encode_class;
+    /**
+     * Optional, with the dominance callbacks and `material_join` (NULL: a solved result is
+     * kept with the position's own material): the least material a solved result needs (see
+     * `pn_material_needed_fn`), so that it settles every position of its class with material
+     * at least as good for the winner. Callers built against a header without this field
+     * pass the smaller `struct_size` and get NULL.
+     */
+    pn_material_needed_fn material_needed;
+    /**
+     * Required with `material_needed` (see `pn_material_join_fn`).
+     */
+    pn_material_join_fn material_join;
 } pn_game;
 
 /**

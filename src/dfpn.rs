@@ -60,7 +60,7 @@
 
 use core::mem::size_of;
 
-use crate::game::{Game, MoveList, Player, RepetitionRule};
+use crate::game::{Decided, Game, MoveList, Player, RepetitionRule};
 use crate::keys::{Keying, NO_REP, PathFilter, framed, known_numbers, search_salt};
 use crate::limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 use crate::memory::{Carver, LazySlots, MemoryError, bytes_for};
@@ -792,7 +792,7 @@ impl<'m, G: Game> Dfpn<'m, G> {
     /// table store unless the result holds only on this path.
     fn finish<T: TranspositionTable>(
         &mut self,
-        game: &G,
+        game: &mut G,
         d: usize,
         frame: &Frame,
         eval: &Eval,
@@ -846,7 +846,12 @@ impl<'m, G: Game> Dfpn<'m, G> {
             };
             table.store(key, &entry);
             if unconditional && game.dominance() {
-                self.remember_dominant(table, game, &entry);
+                let needed = if game.reduces_material() {
+                    self.needed_material(game, table, frame, numbers.is_win(), best)
+                } else {
+                    None
+                };
+                self.remember_dominant(table, game, &entry, needed);
             }
         }
         Finished {
@@ -855,6 +860,75 @@ impl<'m, G: Game> Dfpn<'m, G> {
             rep,
             best,
         }
+    }
+
+    /// What frame `d`'s solved result needs of its material ([`Game::material_needed`]),
+    /// from what its winning child or every child needs (their dominance entries, or the
+    /// game for a child its outcome settled); `None` when the game does not say or a child's
+    /// need is not known, and the position's own material is kept.
+    fn needed_material<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        frame: &Frame,
+        mover_wins: bool,
+        best: Option<u32>,
+    ) -> Option<u32> {
+        let winner = if mover_wins {
+            frame.mover
+        } else {
+            frame.mover.opponent()
+        };
+        let (first, n) = (frame.first_child as usize, frame.n_children as usize);
+        let decided = if n == 0 {
+            Decided::ByOutcome
+        } else if mover_wins {
+            let child = self.children[first + best? as usize];
+            let after = self.child_material(game, table, &child, !child.flip)?;
+            Decided::ByMove {
+                mv: child.mv,
+                after,
+            }
+        } else {
+            let mut joined = None;
+            for i in first..first + n {
+                let child = self.children[i];
+                let after = self.child_material(game, table, &child, child.flip)?;
+                let m = game.material_needed(Decided::ThroughLosingMove {
+                    mv: child.mv,
+                    after,
+                })?;
+                joined = Some(joined.map_or(m, |j| game.material_join(winner, j, m)));
+            }
+            Decided::ByEveryMove { joined: joined? }
+        };
+        let needed = game.material_needed(decided)?;
+        // A need no better than the position's own material is all it can be.
+        game.material_at_least(winner, game.material(), needed)
+            .then_some(needed)
+    }
+
+    /// What a solved child needs of its material for its result (`mover_wins`, in its side
+    /// to move's view): its dominance entry's, the game's for a leaf its outcome settled, or
+    /// else its own material.
+    fn child_material<T: TranspositionTable>(
+        &mut self,
+        game: &mut G,
+        table: &mut T,
+        child: &Child<G::Move>,
+        mover_wins: bool,
+    ) -> Option<u32> {
+        game.play(child.mv);
+        let needed = self
+            .dominating_material(table, game, mover_wins)
+            .or_else(|| {
+                (child.distance == 0 && child.rep == NO_REP)
+                    .then(|| game.material_needed(Decided::ByOutcome))
+                    .flatten()
+            })
+            .unwrap_or_else(|| game.material());
+        game.undo(child.mv);
+        (!game.has_failed()).then_some(needed)
     }
 
     /// Generates frame `d`'s moves and gives every child its first numbers: repetition,

@@ -9,5 +9,5 @@
 //! against the same rules without depending on the search.
 
 pub use proofnum_game::{
-    ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
+    Decided, ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
 };

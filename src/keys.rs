@@ -227,14 +227,51 @@ pub(crate) trait Keying<G: Game> {
         })
     }
 
+    /// The material of a dominance entry of `game`'s class that settles the position `game`
+    /// is in with the result `mover_wins` (see [`dominated`](Keying::dominated)): what the
+    /// entry's result was found to need ([`Game::material_needed`]).
+    fn dominating_material<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        game: &G,
+        mover_wins: bool,
+    ) -> Option<u32> {
+        if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
+            return None;
+        }
+        let (mover, material, class_hash) =
+            (game.side_to_move(), game.material(), game.class_hash());
+        if game.has_failed() {
+            return None;
+        }
+        let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
+        let mut found = None;
+        table.probe_dominant(class_key, &mut |stored, wins| {
+            let applies =
+                wins == mover_wins && settled_by_class(game, mover, wins, material, stored);
+            if applies {
+                found = Some(stored);
+            }
+            applies
+        })?;
+        found
+    }
+
     /// Stores `entry`, a solved result of the position `game` is in that holds on every path,
-    /// as a dominance entry of its class ([`Game::dominance`]).
+    /// as a dominance entry of its class ([`Game::dominance`]), with the material it needs:
+    /// `needed`, or the position's own.
     #[inline]
-    fn remember_dominant<T: TranspositionTable>(&self, table: &mut T, game: &G, entry: &Entry) {
+    fn remember_dominant<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        game: &G,
+        entry: &Entry,
+        needed: Option<u32>,
+    ) {
         if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
             return;
         }
-        let (class_hash, material) = (game.class_hash(), game.material());
+        let (class_hash, material) = (game.class_hash(), needed.unwrap_or(game.material()));
         if game.has_failed() {
             // A callback failed: its placeholders must not become an entry the table keeps.
             return;

@@ -103,7 +103,7 @@ mod table;
 
 pub use dfpn::{Dfpn, DfpnConfig, Job};
 pub use game::{
-    ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
+    Decided, ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
 };
 pub use limits::{CLOCK_POLL_INTERVAL, Limits, Progress, Reason};
 pub use memory::MemoryError;

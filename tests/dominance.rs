@@ -20,8 +20,8 @@ use common::Rng;
 use proofnum::Table;
 use proofnum::proof::Verdict;
 use proofnum::{
-    Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig, RepetitionRule,
-    Status,
+    Decided, Dfpn, DfpnConfig, Game, Limits, MoveList, Outcome, Player, Pns, PnsConfig,
+    RepetitionRule, Status,
 };
 use proofnum_check::{Certificate, CheckError, Fault, Record};
 
@@ -124,6 +124,8 @@ struct Stones<'g, const DOM: bool> {
     /// First's drops come before its graph moves (an order the walk tests need).
     drops_first: bool,
     classes: Classes,
+    /// Solved results are kept with the least material they need (`Game::material_needed`).
+    needs: bool,
 }
 
 /// How a game tells its classes (graph nodes) apart.
@@ -176,6 +178,42 @@ impl<const DOM: bool> Game for Stones<'_, DOM> {
             Player::Second => a <= b,
         }
     }
+    /// A leaf won by First needs its threshold, one lost needs fewer stones than that; a
+    /// drop needs one stone more than the position after it; nothing else changes the
+    /// stones, so a node lost to every move needs the join of what it needs through each.
+    fn material_needed(&self, decided: Decided<Mv>) -> Option<u32> {
+        if !self.needs {
+            return None;
+        }
+        let n = &self.graph.nodes[self.at as usize];
+        match decided {
+            Decided::ByOutcome => {
+                let t = n.threshold?;
+                Some(if self.stones >= t { t } else { t - 1 })
+            }
+            // A drop spends a stone: one more here than after it, whoever wins.
+            Decided::ByMove {
+                mv: (_, _, drop),
+                after,
+            }
+            | Decided::ThroughLosingMove {
+                mv: (_, _, drop),
+                after,
+            } => Some(after + u32::from(drop)),
+            // First with no stone would gain drops with one, but they reach the children
+            // its graph moves reach, with the stones it has now.
+            Decided::ByEveryMove { joined } => Some(joined),
+        }
+    }
+    fn reduces_material(&self) -> bool {
+        self.needs
+    }
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        match winner {
+            Player::First => a.max(b),
+            Player::Second => a.min(b),
+        }
+    }
     fn outcome(&self) -> Outcome {
         let n = &self.graph.nodes[self.at as usize];
         match n.threshold {
@@ -222,7 +260,7 @@ const MAX_MOVES: usize = 8;
 /// df-pn's answers for both attackers, and its MID calls, from (root, stones); and with
 /// confirmation, the answers and the MID calls and confirmation positions together.
 fn dfpn_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> ([Status; 2], u64) {
-    dfpn_run::<DOM>(graph, stones, buckets, false)
+    dfpn_run::<DOM>(graph, stones, buckets, false, false)
 }
 
 /// Runs `f` with a df-pn searcher over a fresh table of `buckets` buckets and the game at
@@ -245,6 +283,7 @@ fn with_dfpn<'g, const DOM: bool, R>(
         stones,
         drops_first,
         classes: Classes::Hashed,
+        needs: false,
     };
     f(&mut dfpn, &mut table, &mut game)
 }
@@ -254,8 +293,10 @@ fn dfpn_run<const DOM: bool>(
     stones: u32,
     buckets: usize,
     confirm: bool,
+    needs: bool,
 ) -> ([Status; 2], u64) {
     with_dfpn::<DOM, _>(graph, stones, buckets, false, |dfpn, table, game| {
+        game.needs = needs;
         let mut mid_calls = 0;
         let mut answers = [Status::Proven; 2];
         for (i, attacker) in [Player::First, Player::Second].into_iter().enumerate() {
@@ -287,6 +328,7 @@ fn pns_answers<const DOM: bool>(graph: &Graph, stones: u32, buckets: usize) -> [
         stones,
         drops_first: false,
         classes: Classes::Hashed,
+        needs: false,
     };
     [Player::First, Player::Second].map(|attacker| {
         pns.solve(
@@ -305,6 +347,7 @@ fn dominance_answers_like_the_oracle_and_saves_work() {
     let mut rng = Rng::new(seed);
     let (mut with, mut without) = (0u64, 0u64);
     let (mut confirmed_with, mut confirmed_without) = (0u64, 0u64);
+    let (mut with_needs, mut confirmed_with_needs) = (0u64, 0u64);
     for i in 0..3000 {
         let graph = Graph::random(&mut rng);
         let stones = rng.below(5) as u32;
@@ -329,20 +372,37 @@ fn dominance_answers_like_the_oracle_and_saves_work() {
         );
         with += w;
         without += wo;
-        let (a, w) = dfpn_run::<true>(&graph, stones, buckets, true);
+        let (a, w) = dfpn_run::<true>(&graph, stones, buckets, true, false);
         assert_eq!(a, want, "{context}: confirmed df-pn with dominance");
-        let (b, wo) = dfpn_run::<false>(&graph, stones, buckets, true);
+        let (b, wo) = dfpn_run::<false>(&graph, stones, buckets, true, false);
         assert_eq!(b, want, "{context}: confirmed df-pn without");
         confirmed_with += w;
         confirmed_without += wo;
+        let (c, wn) = dfpn_run::<true>(&graph, stones, buckets, false, true);
+        assert_eq!(
+            c, want,
+            "{context}: df-pn with dominance and needs\n{graph:#?}"
+        );
+        let (c, cn) = dfpn_run::<true>(&graph, stones, buckets, true, true);
+        assert_eq!(
+            c, want,
+            "{context}: confirmed df-pn with dominance and needs"
+        );
+        with_needs += wn;
+        confirmed_with_needs += cn;
     }
     println!(
-        "MID calls: {with} with dominance, {without} without; confirmed, with the walks' \
-         positions: {confirmed_with} with, {confirmed_without} without"
+        "MID calls: {with_needs} with dominance and the material results need, {with} with \
+         dominance, {without} without; confirmed, with the walks' positions: \
+         {confirmed_with_needs}, {confirmed_with} and {confirmed_without}"
     );
     assert!(
         with < without,
         "dominance saved no work: {with} against {without}"
+    );
+    assert!(
+        with_needs < with,
+        "the material results need saved no work: {with_needs} against {with}"
     );
 }
 
@@ -363,12 +423,28 @@ fn the_walk_accepts_by_dominance_only_what_holds() {
             let runs = [
                 (
                     "with dominance",
-                    walk_claims::<true>(&graph, stones, attacker, claims, drops_first, hashed),
+                    walk_claims::<true>(
+                        &graph,
+                        stones,
+                        attacker,
+                        claims,
+                        drops_first,
+                        hashed,
+                        i % 2 == 1,
+                    ),
                     &mut walked,
                 ),
                 (
                     "without",
-                    walk_claims::<false>(&graph, stones, attacker, claims, drops_first, hashed),
+                    walk_claims::<false>(
+                        &graph,
+                        stones,
+                        attacker,
+                        claims,
+                        drops_first,
+                        hashed,
+                        false,
+                    ),
                     &mut walked_without,
                 ),
             ];
@@ -417,6 +493,7 @@ fn class_encodings_keep_colliding_class_hashes_from_confirming_false_claims() {
                 claims,
                 drops_first,
                 Classes::CollidingEncoded,
+                false,
             );
             assert_ne!(
                 encoded[1],
@@ -432,6 +509,7 @@ fn class_encodings_keep_colliding_class_hashes_from_confirming_false_claims() {
                 claims,
                 drops_first,
                 Classes::Colliding,
+                false,
             );
             lies_verified_by_hash += usize::from(hashed[1] == Verdict::Verified);
         }
@@ -472,9 +550,11 @@ fn walk_claims<const DOM: bool>(
     claims: [Status; 2],
     drops_first: bool,
     classes: Classes,
+    needs: bool,
 ) -> ([Verdict; 2], u64) {
     with_dfpn::<DOM, _>(graph, stones, 1024, drops_first, |dfpn, table, game| {
         game.classes = classes;
+        game.needs = needs;
         dfpn.solve(game, attacker, table, &mut Limits::nodes(10_000_000));
         let mut memo = vec![0u64; 1 << 10];
         let mut nodes = 0;
@@ -529,6 +609,7 @@ fn certificates_with_dominance_records_check_and_spoiled_ones_do_not() {
                 truth,
                 drops_first,
                 misleading,
+                i % 2 == 1,
                 &context,
             ) else {
                 continue;
@@ -667,6 +748,7 @@ fn not_dominated(r: &Result<proofnum_check::Report, CheckError>) -> bool {
 /// which must verify it. With `misleading`, the table first holds the results of a twin game
 /// (the same positions' hashes, other leaves): the walk's hints are then often wrong, its
 /// attempts fail, and what it held inside them must stay out of the certificate.
+#[allow(clippy::too_many_arguments)]
 fn certify_answer(
     graph: &Graph,
     stones: u32,
@@ -674,9 +756,11 @@ fn certify_answer(
     truth: Status,
     drops_first: bool,
     misleading: Option<&Graph>,
+    needs: bool,
     context: &str,
 ) -> Option<Certificate> {
     with_dfpn::<true, _>(graph, stones, 1024, drops_first, |dfpn, table, game| {
+        game.needs = needs;
         let limits = &mut Limits::nodes(10_000_000);
         match misleading {
             Some(twin) => {
@@ -735,6 +819,7 @@ fn check_stones(
                 stones,
                 drops_first,
                 classes,
+                needs: false,
             },
             cert,
         )
@@ -746,6 +831,7 @@ fn check_stones(
                 stones,
                 drops_first,
                 classes,
+                needs: false,
             },
             cert,
         )

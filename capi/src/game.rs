@@ -17,7 +17,7 @@ use core::cell::Cell;
 use core::ffi::{c_int, c_void};
 
 use proofnum_core::Numbers;
-use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
+use proofnum_core::{Decided, Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::boundary::SizedStruct;
 use crate::error::Error;
@@ -25,7 +25,9 @@ use crate::fail;
 use crate::status::pn_status;
 
 mod dominance;
-pub use dominance::{pn_material_at_least_fn, pn_material_fn};
+pub use dominance::{
+    pn_decided, pn_material_at_least_fn, pn_material_fn, pn_material_join_fn, pn_material_needed_fn,
+};
 
 /// A player: the first player to move in the game, or the other one.
 #[repr(u32)]
@@ -283,12 +285,20 @@ pub struct pn_game {
     /// wrong. Callers built against a header without this field pass the smaller
     /// `struct_size` and get NULL.
     pub encode_class: pn_encode_fn,
+    /// Optional, with the dominance callbacks and `material_join` (NULL: a solved result is
+    /// kept with the position's own material): the least material a solved result needs (see
+    /// `pn_material_needed_fn`), so that it settles every position of its class with material
+    /// at least as good for the winner. Callers built against a header without this field
+    /// pass the smaller `struct_size` and get NULL.
+    pub material_needed: pn_material_needed_fn,
+    /// Required with `material_needed` (see `pn_material_join_fn`).
+    pub material_join: pn_material_join_fn,
 }
 
 // SAFETY: `#[repr(C)]`, `struct_size: usize` first, then a raw pointer, optional function
 // pointers and integers, all valid for every bit pattern. The older versions end where
-// `copy_size`, `encode`, `class_hash`, `deferred_moves` and `encode_class` begin (asserted
-// below to be those versions' `sizeof`).
+// `copy_size`, `encode`, `class_hash`, `deferred_moves`, `encode_class` and `material_needed`
+// begin (asserted below to be those versions' `sizeof`).
 unsafe impl SizedStruct for pn_game {
     const OLDER_SIZES: &'static [usize] = &[
         core::mem::offset_of!(pn_game, copy_size),
@@ -296,8 +306,16 @@ unsafe impl SizedStruct for pn_game {
         core::mem::offset_of!(pn_game, class_hash),
         core::mem::offset_of!(pn_game, deferred_moves),
         core::mem::offset_of!(pn_game, encode_class),
+        core::mem::offset_of!(pn_game, material_needed),
     ];
 }
+
+// Version 6 ended with `encode_class`, a pointer, so with no tail padding: `material_needed`
+// (a pointer) starts exactly there.
+const _: () = assert!(
+    core::mem::offset_of!(pn_game, encode_class) + size_of::<usize>()
+        == core::mem::offset_of!(pn_game, material_needed)
+);
 
 // Version 5 ended with `deferred_moves`, a pointer, so with no tail padding: `encode_class`
 // (a pointer) starts exactly there.
@@ -819,6 +837,18 @@ impl<const RULE: u8> Game for CGame<RULE> {
 
     fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         self.at_least(player, a, b)
+    }
+
+    fn material_needed(&self, decided: Decided<u32>) -> Option<u32> {
+        self.needed(decided)
+    }
+
+    fn reduces_material(&self) -> bool {
+        self.reduces()
+    }
+
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        self.join(winner, a, b)
     }
 
     fn has_failed(&self) -> bool {

@@ -320,6 +320,8 @@ impl Pile {
             material_at_least: None,
             deferred_moves: None,
             encode_class: None,
+            material_needed: None,
+            material_join: None,
         }
     }
 

@@ -128,6 +128,40 @@ impl From<Value> for Outcome {
     }
 }
 
+/// How a search settled a position, for [`Game::material_needed`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decided<M> {
+    /// The game's own [`outcome`](Game::outcome) settled it (a finished game, or a rule such
+    /// as a mate in one).
+    ByOutcome,
+    /// The side to move wins by `mv`; the position after it keeps its result with material
+    /// `after` (or any at least as good for the winner).
+    ByMove {
+        /// The winning move.
+        mv: M,
+        /// What the position after `mv` needs.
+        after: u32,
+    },
+    /// The side to move loses to every move it has, and `mv` is one of them, after which
+    /// the position keeps its result with material `after`: what this position needs for
+    /// the result through `mv` (the searches join that over every move and ask
+    /// [`ByEveryMove`](Decided::ByEveryMove)).
+    ThroughLosingMove {
+        /// One of the losing moves.
+        mv: M,
+        /// What the position after `mv` needs.
+        after: u32,
+    },
+    /// The side to move loses to every move it has; `joined` is the
+    /// [`material_join`](Game::material_join), for the winner, of what this position needs
+    /// through each of them ([`ThroughLosingMove`](Decided::ThroughLosingMove)). What it
+    /// needs in all adds what the moves it does not have need (a drop of a piece it lacks).
+    ByEveryMove {
+        /// What the position needs through each move, joined.
+        joined: u32,
+    },
+}
+
 /// How positions that repeat one on the current path are scored.
 ///
 /// The choice decides how the solver keys its transposition table, because the value of a
@@ -335,6 +369,42 @@ pub trait Game {
     fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         let _ = player;
         a == b
+    }
+
+    /// Optional, with [`dominance`](Game::dominance): the least material with which a
+    /// solved result of this position still holds (tsume-shogi's proof pieces, 証明駒), so
+    /// that the table's dominance entry covers every position of the class with material at
+    /// least as good for the winner, not only those with the material this one has. `decided`
+    /// says how the search settled it; the winner is the side to move when it won and the
+    /// other player when it lost. `None`, the default, keeps this position's own material.
+    ///
+    /// Must be *true*: `Some(m)` claims that every position of this class whose material is at
+    /// least as good for the winner as `m` has the same result, given (for
+    /// [`Decided::ByMove`] and [`Decided::ByEveryMove`]) the same of the positions after its
+    /// moves and the material they were found to need. The searches keep the position's own
+    /// material where `m` is not at most as good for the winner as it.
+    fn material_needed(&self, decided: Decided<Self::Move>) -> Option<u32> {
+        let _ = decided;
+        None
+    }
+
+    /// Whether [`material_needed`](Game::material_needed) says anything here: the searches
+    /// ask it (at the cost of playing the moves of every solved position again to look up
+    /// what the positions after them need) only when this is true. Default `false`.
+    fn reduces_material(&self) -> bool {
+        false
+    }
+
+    /// With [`material_needed`](Game::material_needed): the least material at least as good
+    /// for `winner` as both `a` and `b` (for shogi's attacker: the larger count of every
+    /// piece type). The default, used only when `material_needed` gives `Some`, is `a` when it
+    /// is at least as good as `b`, else `b`.
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        if self.material_at_least(winner, a, b) {
+            a
+        } else {
+            b
+        }
     }
 
     /// The player to move.

@@ -18,6 +18,6 @@ mod game;
 mod numbers;
 
 pub use game::{
-    ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
+    Decided, ENCODING_CAPACITY, Game, MoveCodec, MoveList, Outcome, Player, RepetitionRule, Value,
 };
 pub use numbers::{INFINITE, MAX_FINITE, Numbers};

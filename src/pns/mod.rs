@@ -1060,7 +1060,7 @@ impl<'m, G: Game> Pns<'m, G> {
             &entry,
         );
         if rep == NO_REP && game.dominance() {
-            self.remember_dominant(table, game, &entry);
+            self.remember_dominant(table, game, &entry, None);
         }
         if t == 0 && d == b {
             self.root_best = best_move;

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use proofnum::TableStats;
-use proofnum::game::{MoveList, Outcome, Player, RepetitionRule, Value};
+use proofnum::game::{Decided, MoveList, Outcome, Player, RepetitionRule, Value};
 use proofnum::{Entry, Game, Numbers, TranspositionTable};
 
 /// One entry of the search into a root child, until it returned to the root.
@@ -148,6 +148,15 @@ where
     }
     fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
         self.inner.material_at_least(player, a, b)
+    }
+    fn material_needed(&self, decided: Decided<G::Move>) -> Option<u32> {
+        self.inner.material_needed(decided)
+    }
+    fn reduces_material(&self) -> bool {
+        self.inner.reduces_material()
+    }
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        self.inner.material_join(winner, a, b)
     }
     fn side_to_move(&self) -> Player {
         self.inner.side_to_move()

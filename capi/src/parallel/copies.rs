@@ -24,7 +24,7 @@ use std::sync::{Mutex, PoisonError};
 use std::vec::Vec;
 
 use proofnum_core::Numbers;
-use proofnum_core::{Game, MoveList, Outcome, Player, RepetitionRule, Value};
+use proofnum_core::{Decided, Game, MoveList, Outcome, Player, RepetitionRule, Value};
 
 use crate::error::Error;
 use crate::fail;
@@ -487,6 +487,20 @@ impl<const RULE: u8> Game for WorkerGame<'_, RULE> {
         self.game
             .as_ref()
             .is_ok_and(|game| game.material_at_least(player, a, b))
+    }
+
+    fn material_needed(&self, decided: Decided<u32>) -> Option<u32> {
+        self.game.as_ref().ok()?.material_needed(decided)
+    }
+
+    fn reduces_material(&self) -> bool {
+        self.game.as_ref().is_ok_and(Game::reduces_material)
+    }
+
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        self.game
+            .as_ref()
+            .map_or(a, |game| game.material_join(winner, a, b))
     }
 
     fn has_failed(&self) -> bool {

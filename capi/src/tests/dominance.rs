@@ -12,7 +12,7 @@
 
 use super::*;
 use crate::config::PN_CONFIRM_OFF;
-use crate::game::pn_repetition;
+use crate::game::{pn_decided, pn_repetition};
 
 /// The largest pile the tests solve.
 const MAX_PILE: u32 = if cfg!(miri) { 7 } else { 30 };
@@ -36,6 +36,10 @@ struct Tokens {
     at_least_writes: Option<u32>,
     /// Every class hashed alike (`class_hash` collides for all of them).
     colliding_classes: bool,
+    /// What `material_needed` writes to `*out_known` instead of its answer (garbage above 1).
+    needed_writes: Option<u32>,
+    /// `material_needed` and `material_join` calls so far.
+    needs: u32,
     /// Calls so far.
     class_hashes: u32,
     materials: u32,
@@ -53,6 +57,8 @@ impl Tokens {
             failing_material: None,
             at_least_writes: None,
             colliding_classes: false,
+            needed_writes: None,
+            needs: 0,
             class_hashes: 0,
             materials: 0,
             comparisons: 0,
@@ -83,6 +89,19 @@ impl Tokens {
             material_at_least: dominance.then_some(tk_at_least as _),
             deferred_moves: None,
             encode_class: None,
+            material_needed: None,
+            material_join: None,
+        }
+    }
+}
+
+impl Tokens {
+    /// The callback table with dominance and the material results need.
+    fn table_with_needs(&mut self) -> pn_game {
+        pn_game {
+            material_needed: Some(tk_needed),
+            material_join: Some(tk_join),
+            ..self.table(true)
         }
     }
 }
@@ -171,6 +190,71 @@ unsafe extern "C" fn tk_at_least(
     // The first player's tokens: more is at least as good for it, fewer for the second.
     let at_least = if side == 0 { a >= b } else { a <= b };
     unsafe { *out = t.at_least_writes.unwrap_or(at_least as u32) };
+    0
+}
+
+/// The tokens a result needs: at an empty pile the side to move has lost whatever the
+/// tokens; a take of three spends one, so it needs one more than the position after it; the
+/// first player with no token would gain that move with one (if three stones are left), so
+/// a loss of its with none holds with none only; nothing else depends on the tokens.
+unsafe extern "C" fn tk_needed(
+    ctx: *mut c_void,
+    decided: u32,
+    mv: u32,
+    material: u32,
+    known: *mut u32,
+    out: *mut u32,
+) -> c_int {
+    // SAFETY: as in `tk_side`; `known` and `out` are the adapter's locals.
+    let t = unsafe { tokens(ctx) };
+    t.needs += 1;
+    if let Some(garbage) = t.needed_writes {
+        unsafe { *known = garbage };
+        return 0;
+    }
+    let first = t.to_move == 0;
+    let need = match decided {
+        d if d == pn_decided::ByOutcome as u32 && t.pile == 0 => {
+            if first {
+                u32::MAX // the first player lost: with any tokens
+            } else {
+                0
+            }
+        }
+        d if d == pn_decided::ByMove as u32 || d == pn_decided::ThroughLosingMove as u32 => {
+            material.saturating_add(u32::from(first && mv == TAKE_THREE))
+        }
+        d if d == pn_decided::ByEveryMove as u32 => {
+            if first && t.tokens == 0 && t.pile >= 3 {
+                0
+            } else {
+                material
+            }
+        }
+        _ => {
+            unsafe { *known = 0 };
+            return 0;
+        }
+    };
+    unsafe {
+        *known = 1;
+        *out = need;
+    }
+    0
+}
+
+/// For the first player more tokens are better, for the second fewer.
+unsafe extern "C" fn tk_join(
+    ctx: *mut c_void,
+    winner: u32,
+    a: u32,
+    b: u32,
+    out: *mut u32,
+) -> c_int {
+    // SAFETY: as in `tk_side`; `out` is the adapter's local.
+    let t = unsafe { tokens(ctx) };
+    t.needs += 1;
+    unsafe { *out = if winner == 0 { a.max(b) } else { a.min(b) } };
     0
 }
 
@@ -293,7 +377,12 @@ impl Oracle {
 
     /// The value for the first player to move.
     fn value(&self, pile: u32, tokens: u32) -> pn_outcome {
-        if self.wins[pile as usize][tokens as usize][0] {
+        self.value_for(pile, tokens, 0)
+    }
+
+    /// The value for `mover` (0: the first player, 1: the second) to move.
+    fn value_for(&self, pile: u32, tokens: u32, mover: u32) -> pn_outcome {
+        if self.wins[pile as usize][tokens as usize][mover as usize] {
             pn_outcome::Win
         } else {
             pn_outcome::Loss
@@ -701,4 +790,133 @@ fn class_encodings_keep_colliding_class_hashes_from_wrong_answers() {
         certified > 0 || cfg!(not(feature = "std")),
         "no certificate written"
     );
+}
+
+/// Every (pile, tokens), in one table with the token counts falling and in another with them
+/// rising, so that results found with one count meet positions with others (a win found
+/// with 3 tokens may need 1, a loss found with none may hold with 2): the values, the MID
+/// calls, and the callbacks' calls.
+fn values_in_one_table(
+    solver: *mut pn_solver,
+    needs: bool,
+) -> (u64, u32, Vec<(u32, u32, u32, pn_status, u32)>) {
+    let (mut mid_calls, mut calls) = (0, 0);
+    let mut answers = Vec::new();
+    for (i, tokens) in (0..=MAX_TOKENS).rev().chain(0..=MAX_TOKENS).enumerate() {
+        if i == 0 || tokens == 0 && i > MAX_TOKENS as usize {
+            clear(solver); // a table for the counts falling, another for them rising
+        }
+        // Large piles first: their searches meet the small piles' positions before those
+        // are solved at their own roots (which the table is not asked about).
+        for (pile, mover) in (0..=MAX_PILE).rev().flat_map(|pile| [(pile, 1), (pile, 0)]) {
+            let mut t = Tokens {
+                to_move: mover,
+                ..Tokens::new(pile, tokens)
+            };
+            let game = if needs {
+                t.table_with_needs()
+            } else {
+                t.table(true)
+            };
+            let (s, r) = solve_value(solver, &game);
+            assert_eq!(
+                (t.pile, t.tokens, t.to_move),
+                (pile, tokens, mover),
+                "restored"
+            );
+            mid_calls += r.stats.mid_calls;
+            calls += t.needs;
+            answers.push((pile, tokens, mover, s, r.outcome));
+        }
+    }
+    (mid_calls, calls, answers)
+}
+
+/// `material_needed` and `material_join` through the C ABI: the values, over tables shared by
+/// every token count (so a result kept with the tokens it needs settles positions with
+/// other counts), are the rules' for either player to move, with confirmation on and off,
+/// and the callbacks are asked. Wrong needs fail it (checked: a three-stone take that needs
+/// no token, a loss without tokens that would hold with some).
+#[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
+fn values_with_the_material_results_need_follow_the_rules() {
+    let oracle = Oracle::new();
+    for confirm in [false, true] {
+        let (_memory, solver) = solver(&config(confirm));
+        let (with, calls, with_answers) = values_in_one_table(solver, true);
+        let (without, none, without_answers) = values_in_one_table(solver, false);
+        for (pile, tokens, mover, s, outcome) in with_answers.into_iter().chain(without_answers) {
+            let want = oracle.value_for(pile, tokens, mover) as u32;
+            assert_eq!(
+                (s, outcome),
+                (pn_status::Ok, want),
+                "{pile} stones, {tokens} tokens, player {mover} to move"
+            );
+        }
+        std::println!(
+            "confirm {confirm}: {with} MID calls with the material results need, {without} \
+             with dominance alone; {calls} calls of the two callbacks"
+        );
+        // Whether the reduced entries save MID calls depends on the game (here about as
+        // many with them as without); the Rust tests of `tests/dominance.rs` measure that.
+        assert!(calls > 0 && none == 0);
+    }
+}
+
+/// One of the two callbacks without the other is `MISSING_CALLBACK`, and so are both without
+/// the dominance callbacks they refine; garbage in `*out_known` is `CALLBACK_INVALID`, never
+/// an answer; callers with the sixth version of the struct, which ends before them, never
+/// have them called.
+#[test]
+#[cfg_attr(miri, ignore = "minutes under Miri; runs natively and under TSan")]
+fn the_material_callbacks_come_in_pairs_and_garbage_is_invalid() {
+    let (_memory, solver) = solver(&config(false));
+    let mut t = Tokens::new(MAX_PILE, 2);
+    let full = t.table_with_needs();
+    let broken = [
+        pn_game {
+            material_join: None,
+            ..full
+        },
+        pn_game {
+            material_needed: None,
+            ..full
+        },
+        pn_game {
+            class_hash: None,
+            material: None,
+            material_at_least: None,
+            ..full
+        },
+    ];
+    for game in broken {
+        assert_eq!(solve_value(solver, &game).0, pn_status::MissingCallback);
+    }
+    assert_eq!(t.needs, 0);
+    for garbage in [2, 7, u32::MAX] {
+        clear(solver);
+        let mut t = Tokens {
+            needed_writes: Some(garbage),
+            ..Tokens::new(MAX_PILE, 2)
+        };
+        let (s, r) = solve_value(solver, &t.table_with_needs());
+        assert_eq!(
+            (s, r.outcome),
+            (pn_status::CallbackInvalid, 0),
+            "writes {garbage}"
+        );
+        assert!(t.needs > 0);
+    }
+    clear(solver);
+    let mut t = Tokens::new(MAX_PILE, 2);
+    let sixth = pn_game {
+        struct_size: core::mem::offset_of!(pn_game, material_needed),
+        ..t.table_with_needs()
+    };
+    let (s, r) = solve_value(solver, &sixth);
+    assert_eq!(
+        (s, r.outcome),
+        (pn_status::Ok, Oracle::new().value(MAX_PILE, 2) as u32)
+    );
+    assert_eq!(t.needs, 0, "never called");
 }

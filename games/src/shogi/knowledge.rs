@@ -69,20 +69,25 @@ impl Knowledge {
     /// deferred (`proofnum::Game::deferred_moves`): made only once all its other replies
     /// have failed.
     pub const DEFER_DROPS: Knowledge = Knowledge(1 << 4);
+    /// Proof pieces (with hand dominance; `proofnum::Game::material_needed`): a mate is
+    /// remembered with the fewest pieces in Black's hand it needs, so it settles every
+    /// position of its board with at least those (the `proof_pieces` module's rules).
+    pub const PROOF_PIECES: Knowledge = Knowledge(1 << 5);
     /// Every rule: the default of every position.
-    pub const ALL: Knowledge = Knowledge((1 << 5) - 1);
+    pub const ALL: Knowledge = Knowledge((1 << 6) - 1);
     /// What certificates are written and checked with: the rules and hand dominance, nothing
     /// that changes a position's moves or what the game says of it. Dominance is a claim the
     /// checker then takes from the game, as the search does (a proof that leans on it would
     /// otherwise be written out in full, which took musou-030's more than 300 s).
     pub const CERTIFICATE: Knowledge = Knowledge::DOMINANCE;
     /// The rules one by one, with their names (for benchmarks that switch each off in turn).
-    pub const EACH: [(&'static str, Knowledge); 5] = [
+    pub const EACH: [(&'static str, Knowledge); 6] = [
         ("mate-in-one", Knowledge::MATE_IN_ONE),
         ("order", Knowledge::ORDER),
         ("estimate", Knowledge::ESTIMATE),
         ("dominance", Knowledge::DOMINANCE),
         ("defer-drops", Knowledge::DEFER_DROPS),
+        ("proof-pieces", Knowledge::PROOF_PIECES),
     ];
 }
 

@@ -63,8 +63,8 @@ use std::time::{Duration, Instant};
 use haitaka::Color;
 use proofnum::certificate::Sink;
 use proofnum::{
-    Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
-    Stats, Status, Table, Verdict,
+    Decided, Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason,
+    RepetitionRule, Stats, Status, Table, Verdict,
 };
 
 use super::{Knowledge, MAX_MOVES, Move, Tsume};
@@ -189,6 +189,44 @@ impl Game for MateWithin {
         match player {
             Player::First => a >= b,
             Player::Second => a <= b,
+        }
+    }
+
+    /// The budget a result found here needs: a mate needs the counted moves its proof
+    /// spends, however many were left, and a failure holds with every budget up to the one
+    /// its refutation needs (any budget, when Black has no check at all). Black's counted
+    /// moves spend one each, the free captures and White's moves none; Black at budget 0
+    /// has only its free captures, and with one more it would have every check.
+    fn material_needed(&self, decided: Decided<Move>) -> Option<u32> {
+        let black = self.black_to_move();
+        Some(match decided {
+            Decided::ByMove { mv, after } | Decided::ThroughLosingMove { mv, after } => {
+                after.saturating_add(u32::from(black && !mv.is_discarding()))
+            }
+            Decided::ByEveryMove { .. } if black && self.budget == 0 => 0,
+            Decided::ByEveryMove { joined } => joined,
+            Decided::ByOutcome => match self.outcome() {
+                // Mated now, or (White to move at budget 0) a board move escapes.
+                Outcome::Loss | Outcome::CannotLose if !black => 0,
+                Outcome::Win if black => 1,
+                // No check at all: no budget helps.
+                Outcome::Loss if black => u32::MAX,
+                // Out of budget, or a last move that cannot hold.
+                Outcome::Draw if black => self.budget,
+                _ => return None,
+            },
+        })
+    }
+
+    fn reduces_material(&self) -> bool {
+        true
+    }
+
+    /// A mate needs the larger budget, a failure holds up to the smaller.
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        match winner {
+            Player::First => a.max(b),
+            Player::Second => a.min(b),
         }
     }
 

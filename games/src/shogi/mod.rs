@@ -59,12 +59,15 @@ mod check;
 mod knowledge;
 pub mod mate;
 pub mod notation;
+mod proof_pieces;
 mod zobrist;
 
 use core::cell::Cell;
 
 use haitaka::{Board, Color, Piece, Square};
-use proofnum::{Game, MoveCodec, MoveList, Numbers, Outcome, Player, RepetitionRule, Value};
+use proofnum::{
+    Decided, Game, MoveCodec, MoveList, Numbers, Outcome, Player, RepetitionRule, Value,
+};
 
 pub use check::CheckSquares;
 pub use knowledge::Knowledge;
@@ -618,5 +621,20 @@ impl Game for Tsume {
             Player::First => hand_dominates(a, b),
             Player::Second => hand_dominates(b, a),
         }
+    }
+
+    /// Proof and disproof pieces (証明駒, 反証駒): what Black needs in hand for a result
+    /// found here (the rules are in the `proof_pieces` module's docs).
+    fn material_needed(&self, decided: Decided<Move>) -> Option<u32> {
+        proof_pieces::needed(self, decided)
+    }
+
+    fn reduces_material(&self) -> bool {
+        self.knowledge.contains(Knowledge::PROOF_PIECES)
+    }
+
+    /// For a mate, the larger count of every piece; for a failure, the smaller.
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        proof_pieces::join_hands(a, b, winner == Player::First)
     }
 }

@@ -113,6 +113,10 @@ MATERIAL_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32))
 COUNT_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_size_t))
 MATERIAL_AT_LEAST_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32, C.c_uint32, C.c_uint32,
                                    C.POINTER(C.c_uint32))
+MATERIAL_NEEDED_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32, C.c_uint32, C.c_uint32,
+                                 C.POINTER(C.c_uint32), C.POINTER(C.c_uint32))
+MATERIAL_JOIN_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_uint32, C.c_uint32, C.c_uint32,
+                               C.POINTER(C.c_uint32))
 
 
 class GameTable(C.Structure):
@@ -139,6 +143,8 @@ class GameTable(C.Structure):
         ("material_at_least", MATERIAL_AT_LEAST_FN),
         ("deferred_moves", COUNT_FN),
         ("encode_class", ENCODE_FN),
+        ("material_needed", MATERIAL_NEEDED_FN),  # not offered by the Python Game class yet
+        ("material_join", MATERIAL_JOIN_FN),
     ]
 
 

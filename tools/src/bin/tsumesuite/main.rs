@@ -145,7 +145,7 @@ struct Common {
     /// Only the problems recorded at most this many plies long.
     #[arg(long, default_value_t = u32::MAX)]
     max_plies: u32,
-    /// Switch a piece of knowledge off (repeatable): mate-in-one, order, estimate, dominance, defer-drops.
+    /// Switch a piece of knowledge off (repeatable): mate-in-one, order, estimate, dominance, defer-drops, proof-pieces.
     #[arg(long, value_parser = knowledge_rule)]
     without: Vec<Knowledge>,
     /// Keep unsolved numbers per path (`DfpnConfig::share_unsolved` off).

@@ -288,3 +288,119 @@ fn a_limit_during_the_disproof_keeps_the_confirmed_bound() {
         assert!(report.stats.confirm_nodes > 0, "the bound was walked");
     }
 }
+
+/// Whether the side to move in `board` mates within `k` moves, by cozy-chess alone.
+fn mates_within(board: &Board, k: u32) -> bool {
+    if k == 0 {
+        return false;
+    }
+    let mut found = false;
+    board.generate_moves(|set| {
+        for mv in set {
+            let mut after = board.clone();
+            after.play_unchecked(mv);
+            if defender_mated_within(&after, k - 1) {
+                found = true;
+                return true;
+            }
+        }
+        false
+    });
+    found
+}
+
+/// Whether the side to move in `board` is mated, or every reply of its is mated within `k`
+/// more attacker moves, by cozy-chess alone.
+fn defender_mated_within(board: &Board, k: u32) -> bool {
+    match board.status() {
+        GameStatus::Won => true,
+        GameStatus::Drawn => false,
+        GameStatus::Ongoing if k == 0 => false,
+        GameStatus::Ongoing => {
+            let mut escapes = false;
+            board.generate_moves(|set| {
+                for mv in set {
+                    let mut after = board.clone();
+                    after.play_unchecked(mv);
+                    if !mates_within(&after, k) {
+                        escapes = true;
+                        return true;
+                    }
+                }
+                false
+            });
+            !escapes
+        }
+    }
+}
+
+/// `MateWithin(k)` keeps each result with the budget it needs (`Game::material_needed`: a
+/// mate found with 3 moves left may need 1, a failure found with 1 may hold with 3), and
+/// within one table those results answer other budgets: on the positions above and the
+/// positions along their mating lines, for budgets 1, 2 and 3 searched in one table falling
+/// and in another rising, every answer is the brute force's (cozy-chess alone).
+#[test]
+fn mate_within_over_shared_budgets_agrees_with_brute_force() {
+    use proofnum::{Dfpn, Table};
+    use proofnum_games::chess::MAX_MOVES;
+    use proofnum_games::chess::mate::MateWithin;
+
+    let mut table_bytes = vec![0u8; 4 << 20];
+    let mut stack = vec![0u8; Dfpn::<MateWithin>::stack_bytes(64, MAX_MOVES)];
+    let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, 64, MAX_MOVES, Default::default()).unwrap();
+    let mut table = Table::new(&mut table_bytes).unwrap();
+    let (mut checked, mut mates) = (0, 0);
+    for fen in [
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+        "1R6/5k2/8/3R1B2/3p2p1/6P1/P2P4/2B1K3 w - - 1 40",
+        "1nb1k1n1/7r/1ppp4/R2P3p/2p4P/2q1QK2/8/1Nb2BNR b - - 3 29",
+    ] {
+        let (_, report) = solve(fen, false);
+        let mut board: Board = Chess::from_fen(fen).unwrap().board().clone();
+        let mut positions = vec![board.clone()];
+        for (i, mv) in report.line.iter().enumerate() {
+            board.play(mv.to_cozy());
+            if i % 2 == 1 {
+                positions.push(board.clone()); // the attacker to move again
+            }
+        }
+        for position in positions {
+            let fen = format!("{position}");
+            let expected = [1, 2, 3].map(|k| mates_within(&position, k));
+            for (budget, fresh) in [
+                (3, true),
+                (2, false),
+                (1, false),
+                (1, true),
+                (2, false),
+                (3, false),
+            ] {
+                if fresh {
+                    table.rekey();
+                }
+                let chess = Chess::from_fen(&fen).unwrap();
+                let attacker = proofnum::Game::side_to_move(&chess);
+                let mut within = MateWithin::new(chess, attacker, budget);
+                let result = dfpn.solve(&mut within, attacker, &mut table, &mut Default::default());
+                let found = match result.status {
+                    Status::Proven => true,
+                    Status::Disproven => false,
+                    Status::Unknown(reason) => panic!("{fen}, budget {budget}: {reason}"),
+                };
+                assert_eq!(
+                    found,
+                    expected[budget as usize - 1],
+                    "{fen}, budget {budget}"
+                );
+                checked += 1;
+                mates += usize::from(found);
+            }
+        }
+    }
+    assert!(
+        checked >= 60 && mates >= 20 && checked - mates >= 10,
+        "{checked} {mates}"
+    );
+}

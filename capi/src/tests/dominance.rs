@@ -792,14 +792,14 @@ fn class_encodings_keep_colliding_class_hashes_from_wrong_answers() {
     );
 }
 
+/// A solved position: pile, tokens, side to move, status and outcome.
+type Answer = (u32, u32, u32, pn_status, u32);
+
 /// Every (pile, tokens), in one table with the token counts falling and in another with them
 /// rising, so that results found with one count meet positions with others (a win found
 /// with 3 tokens may need 1, a loss found with none may hold with 2): the values, the MID
 /// calls, and the callbacks' calls.
-fn values_in_one_table(
-    solver: *mut pn_solver,
-    needs: bool,
-) -> (u64, u32, Vec<(u32, u32, u32, pn_status, u32)>) {
+fn values_in_one_table(solver: *mut pn_solver, needs: bool) -> (u64, u32, Vec<Answer>) {
     let (mut mid_calls, mut calls) = (0, 0);
     let mut answers = Vec::new();
     for (i, tokens) in (0..=MAX_TOKENS).rev().chain(0..=MAX_TOKENS).enumerate() {

@@ -40,8 +40,8 @@ use std::time::{Duration, Instant};
 
 use proofnum::certificate::Sink;
 use proofnum::{
-    Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason, RepetitionRule,
-    Stats, Status, Table, Verdict,
+    Decided, Dfpn, DfpnConfig, Game, Limits, MoveList, Numbers, Outcome, Player, Reason,
+    RepetitionRule, Stats, Status, Table, Verdict,
 };
 
 use super::{Chess, Knowledge, MAX_MOVES, Move};
@@ -124,6 +124,47 @@ impl Game for MateWithin {
         match player {
             Player::First => a >= b,
             Player::Second => a <= b,
+        }
+    }
+
+    /// The budget a result found here needs (in [`material`](Game::material)'s terms): a
+    /// mate needs the attacker moves its proof spends, however many were left, and a failure
+    /// holds with every budget up to the one its refutation needs (any budget, where chess
+    /// itself settles the position). Each attacker move spends one.
+    fn material_needed(&self, decided: Decided<Move>) -> Option<u32> {
+        let attacker_to_move = self.side_to_move() == self.attacker;
+        let budget = |material: u32| match self.attacker {
+            Player::First => material,
+            Player::Second => u32::MAX - material,
+        };
+        let needed = match decided {
+            Decided::ByMove { after, .. } | Decided::ThroughLosingMove { after, .. } => {
+                budget(after).saturating_add(u32::from(attacker_to_move))
+            }
+            Decided::ByEveryMove { joined } => budget(joined),
+            // With no move or one left, the budget settled it (a mate in one needs one move,
+            // a failure holds with as few): as many as there are.
+            Decided::ByOutcome if self.budget <= 1 => self.budget,
+            // Otherwise chess did: a mate needs nothing more, a failure holds with any budget.
+            Decided::ByOutcome => match (attacker_to_move, self.chess.outcome()) {
+                (false, Outcome::Loss) => 0,
+                (false, Outcome::Win | Outcome::Draw | Outcome::CannotLose)
+                | (true, Outcome::Loss | Outcome::Draw | Outcome::CannotWin) => u32::MAX,
+                _ => return None,
+            },
+        };
+        Some(budget(needed))
+    }
+
+    fn reduces_material(&self) -> bool {
+        true
+    }
+
+    /// For First the larger material, for Second the smaller.
+    fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
+        match winner {
+            Player::First => a.max(b),
+            Player::Second => a.min(b),
         }
     }
 

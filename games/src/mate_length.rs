@@ -112,6 +112,15 @@ pub(crate) enum Ending {
 /// to the proof's guess: as many positions as the proof took, and at least this many.
 pub(crate) const DEEPEN_MIN_NODES: u64 = 200_000;
 
+/// [`Game::material_join`] of the mate-length games, whose material is a budget that is
+/// better the larger for First: the larger of two for First, the smaller for Second.
+pub(crate) fn join_budgets(winner: Player, a: u32, b: u32) -> u32 {
+    match winner {
+        Player::First => a.max(b),
+        Player::Second => a.min(b),
+    }
+}
+
 /// Iterative deepening from below: `within(k)` for k = 1, 2, … up to `max_budget` while each
 /// is disproven. Cheap where the distance is short: each search finds the deeper budgets of
 /// the one before in the table (a budget is part of the position), and the first proof is

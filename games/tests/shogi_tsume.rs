@@ -191,66 +191,43 @@ fn mate_within_agrees_with_brute_force() {
     let mut dfpn = Dfpn::<MateWithin>::new(&mut stack, 64, MAX_MOVES, Default::default()).unwrap();
     let mut table = Table::new(&mut table_bytes).unwrap();
     let (mut checked, mut mates) = (0, 0);
-    for problem in tsume_suite::problems() {
-        let (id, sfen) = (&problem.id, &problem.sfen);
-        if problem.line.len() > 13 {
-            continue;
-        }
-        let mut tsume = Tsume::from_sfen(sfen).unwrap();
-        let moves: Vec<Move> = problem
-            .line
-            .iter()
-            .map(|usi| {
-                let mv = tsume.parse_move(usi).unwrap();
-                tsume.play(mv);
-                mv
-            })
-            .collect();
-        for before in [1, 3, 5] {
-            let Some(start) = moves.len().checked_sub(before) else {
-                continue;
+    for (name, position) in line_positions(13, &[1, 3, 5]) {
+        let mut rules_only = position.clone().with_knowledge(Knowledge::NONE);
+        let expected = [1, 2, 3].map(|budget| black_mates(&mut rules_only, budget, None));
+        // One table for the budgets falling, another for them rising: each search meets
+        // the others' results with the budgets they were found to need
+        // (`Game::material_needed`: a mate found with 3 may need 1, a failure found with
+        // 1 may hold with 3), which must not change an answer either.
+        for (budget, fresh) in [
+            (3, true),
+            (2, false),
+            (1, false),
+            (1, true),
+            (2, false),
+            (3, false),
+        ] {
+            if fresh {
+                table.rekey();
+            }
+            let expected = expected[budget as usize - 1];
+            let mut within = MateWithin::new(position.clone(), budget);
+            let result = dfpn.solve(
+                &mut within,
+                Player::First,
+                &mut table,
+                &mut Default::default(),
+            );
+            let found = match result.status {
+                Status::Proven => true,
+                Status::Disproven => false,
+                Status::Unknown(reason) => panic!("{name}, budget {budget}: {reason}"),
             };
-            let mut position = Tsume::from_sfen(sfen).unwrap();
-            for &mv in &moves[..start] {
-                position.play(mv);
-            }
-            let mut rules_only = position.clone().with_knowledge(Knowledge::NONE);
-            let expected = [1, 2, 3].map(|budget| black_mates(&mut rules_only, budget, None));
-            // One table for the budgets falling, another for them rising: each search meets
-            // the others' results with the budgets they were found to need
-            // (`Game::material_needed`: a mate found with 3 may need 1, a failure found with
-            // 1 may hold with 3), which must not change an answer either.
-            for (budget, fresh) in [
-                (3, true),
-                (2, false),
-                (1, false),
-                (1, true),
-                (2, false),
-                (3, false),
-            ] {
-                if fresh {
-                    table.rekey();
-                }
-                let expected = expected[budget as usize - 1];
-                let mut within = MateWithin::new(position.clone(), budget);
-                let result = dfpn.solve(
-                    &mut within,
-                    Player::First,
-                    &mut table,
-                    &mut Default::default(),
-                );
-                let found = match result.status {
-                    Status::Proven => true,
-                    Status::Disproven => false,
-                    Status::Unknown(reason) => panic!("{id} -{before}, budget {budget}: {reason}"),
-                };
-                assert_eq!(
-                    found, expected,
-                    "{id}, {before} plies before the end, budget {budget}"
-                );
-                checked += 1;
-                mates += usize::from(found);
-            }
+            assert_eq!(
+                found, expected,
+                "{name} (plies before the end), budget {budget}"
+            );
+            checked += 1;
+            mates += usize::from(found);
         }
     }
     // Both answers occur often enough for the comparison to mean something.

@@ -291,10 +291,7 @@ impl<const RULE: u8> CGame<RULE> {
         if self.failure.get().is_some() {
             return a;
         }
-        let side = match winner {
-            Player::First => pn_side::First,
-            Player::Second => pn_side::Second,
-        } as u32;
+        let side = side_code(winner);
         let mut out = 0u32;
         // SAFETY: `new`'s contract; `out` is a valid, aligned `uint32_t` to write.
         let rc = unsafe { join(self.ctx, side, a, b, &mut out) };
@@ -314,10 +311,7 @@ impl<const RULE: u8> CGame<RULE> {
         if self.failure.get().is_some() {
             return false;
         }
-        let side = match player {
-            Player::First => pn_side::First,
-            Player::Second => pn_side::Second,
-        } as u32;
+        let side = side_code(player);
         let mut at_least = UNSET_U32;
         // SAFETY: `new`'s contract; `at_least` is a valid, aligned `uint32_t` to write.
         let rc = unsafe { (dominance.at_least)(self.ctx, side, a, b, &mut at_least) };
@@ -338,4 +332,13 @@ impl<const RULE: u8> CGame<RULE> {
             }
         }
     }
+}
+
+/// The `pn_side` of a player, as the callbacks take it.
+fn side_code(player: Player) -> u32 {
+    let side = match player {
+        Player::First => pn_side::First,
+        Player::Second => pn_side::Second,
+    };
+    side as u32
 }

@@ -46,7 +46,7 @@ use proofnum::{
 
 use super::{Chess, Knowledge, MAX_MOVES, Move};
 pub use crate::mate_length::MateMemory;
-use crate::mate_length::{Budget, Ending, bisect, confirmed};
+use crate::mate_length::{Budget, Ending, bisect, confirmed, join_budgets};
 
 /// Chess with a budget of attacker moves: "can the attacker mate within `k` moves?" See the
 /// module docs.
@@ -162,10 +162,7 @@ impl Game for MateWithin {
 
     /// For First the larger material, for Second the smaller.
     fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
-        match winner {
-            Player::First => a.max(b),
-            Player::Second => a.min(b),
-        }
+        join_budgets(winner, a, b)
     }
 
     fn side_to_move(&self) -> Player {

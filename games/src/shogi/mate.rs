@@ -69,7 +69,9 @@ use proofnum::{
 
 use super::{Knowledge, MAX_MOVES, Move, Tsume};
 pub use crate::mate_length::MateMemory;
-use crate::mate_length::{Budget, DEEPEN_MIN_NODES, Ending, bisect, confirmed, deepen};
+use crate::mate_length::{
+    Budget, DEEPEN_MIN_NODES, Ending, bisect, confirmed, deepen, join_budgets,
+};
 
 /// The tsume game with a budget of Black moves and free captures of futile interpositions.
 /// See the module docs.
@@ -224,10 +226,7 @@ impl Game for MateWithin {
 
     /// A mate needs the larger budget, a failure holds up to the smaller.
     fn material_join(&self, winner: Player, a: u32, b: u32) -> u32 {
-        match winner {
-            Player::First => a.max(b),
-            Player::Second => a.min(b),
-        }
+        join_budgets(winner, a, b)
     }
 
     /// The class's encoding ([`encode_class`](Game::encode_class)) and the budget.

@@ -553,6 +553,8 @@ fn run(data: &[u8]) -> Result<()> {
         material_at_least: dominance.then_some(material_at_least as _),
         deferred_moves: None,
         encode_class: None,
+        material_needed: None,
+        material_join: None,
     };
     match plan.missing {
         Some(0) => game.side_to_move = None,

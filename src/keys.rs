@@ -213,18 +213,7 @@ pub(crate) trait Keying<G: Game> {
     /// (dominance entries hold on every path, as position-keyed solved results do).
     #[inline]
     fn dominated<T: TranspositionTable>(&self, table: &mut T, game: &G) -> Option<Entry> {
-        if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
-            return None;
-        }
-        let (mover, material, class_hash) =
-            (game.side_to_move(), game.material(), game.class_hash());
-        if game.has_failed() {
-            return None; // a placeholder class or material: the search stops on the failure
-        }
-        let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
-        table.probe_dominant(class_key, &mut |stored, mover_wins| {
-            settled_by_class(game, mover, mover_wins, material, stored)
-        })
+        self.probe_class(table, game, |_, _| true)
     }
 
     /// The material of a dominance entry of `game`'s class that settles the position `game`
@@ -236,25 +225,40 @@ pub(crate) trait Keying<G: Game> {
         game: &G,
         mover_wins: bool,
     ) -> Option<u32> {
+        let mut found = None;
+        self.probe_class(table, game, |stored, wins| {
+            let wanted = wins == mover_wins;
+            if wanted {
+                found = Some(stored);
+            }
+            wanted
+        })?;
+        found
+    }
+
+    /// The first dominance entry of `game`'s class that settles the position `game` is in
+    /// and that `accept` (given its material and whether the mover wins there) takes; none
+    /// for games without dominance, under the by-position rule, or after a failed callback.
+    #[inline]
+    fn probe_class<T: TranspositionTable>(
+        &self,
+        table: &mut T,
+        game: &G,
+        mut accept: impl FnMut(u32, bool) -> bool,
+    ) -> Option<Entry> {
         if !game.dominance() || G::REPETITION_RULE == RepetitionRule::ByPosition {
             return None;
         }
         let (mover, material, class_hash) =
             (game.side_to_move(), game.material(), game.class_hash());
         if game.has_failed() {
-            return None;
+            return None; // a placeholder class or material: the search stops on the failure
         }
         let class_key = mix64(class_hash ^ self.salt() ^ CLASS_NAMESPACE);
-        let mut found = None;
-        table.probe_dominant(class_key, &mut |stored, wins| {
-            let applies =
-                wins == mover_wins && settled_by_class(game, mover, wins, material, stored);
-            if applies {
-                found = Some(stored);
-            }
-            applies
-        })?;
-        found
+        table.probe_dominant(class_key, &mut |stored, mover_wins| {
+            settled_by_class(game, mover, mover_wins, material, stored)
+                && accept(stored, mover_wins)
+        })
     }
 
     /// Stores `entry`, a solved result of the position `game` is in that holds on every path,

@@ -82,6 +82,15 @@ impl MateWithin {
     pub fn budget(&self) -> u32 {
         self.budget
     }
+
+    /// A budget as [`material`](Game::material) counts it: as First sees it, more is better
+    /// for First when First attacks, worse when Second does.
+    fn budget_as_material(&self, budget: u32) -> u32 {
+        match self.attacker {
+            Player::First => budget,
+            Player::Second => u32::MAX - budget,
+        }
+    }
 }
 
 /// The budget's contribution to the hash: any injective, well-spread function of it will do.
@@ -114,10 +123,7 @@ impl Game for MateWithin {
     /// The budget, as First sees it: more is better for First when First attacks, worse when
     /// Second does.
     fn material(&self) -> u32 {
-        match self.attacker {
-            Player::First => self.budget,
-            Player::Second => u32::MAX - self.budget,
-        }
+        self.budget_as_material(self.budget)
     }
 
     fn material_at_least(&self, player: Player, a: u32, b: u32) -> bool {
@@ -133,10 +139,8 @@ impl Game for MateWithin {
     /// itself settles the position). Each attacker move spends one.
     fn material_needed(&self, decided: Decided<Move>) -> Option<u32> {
         let attacker_to_move = self.side_to_move() == self.attacker;
-        let budget = |material: u32| match self.attacker {
-            Player::First => material,
-            Player::Second => u32::MAX - material,
-        };
+        // The mapping is its own inverse: it turns material back into a budget too.
+        let budget = |material: u32| self.budget_as_material(material);
         let needed = match decided {
             Decided::ByMove { after, .. } | Decided::ThroughLosingMove { after, .. } => {
                 budget(after).saturating_add(u32::from(attacker_to_move))
